@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig } from './load-config';
+
+const spec = {
+  port: { env: 'PORT', type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
+  url: { env: 'MONGO_URL', type: 'string', required: true },
+  debug: { env: 'DEBUG_ON', type: 'boolean', default: false },
+  level: { env: 'LEVEL', type: 'string', enum: ['a', 'b'], default: 'a' },
+} as const;
+
+describe('loadConfig', () => {
+  it('applies defaults and coerces types', () => {
+    expect(loadConfig(spec, { MONGO_URL: 'mongodb://x', DEBUG_ON: 'true', PORT: '8081' })).toEqual({
+      port: 8081,
+      url: 'mongodb://x',
+      debug: true,
+      level: 'a',
+    });
+  });
+
+  it('names the variable that is out of range', () => {
+    expect(() => loadConfig(spec, { MONGO_URL: 'x', PORT: '70000' })).toThrow(/PORT must be <= 65535/);
+  });
+
+  it('names the variable that has the wrong type', () => {
+    expect(() => loadConfig(spec, { MONGO_URL: 'x', PORT: 'abc' })).toThrow(/PORT must be integer \(got "abc"\)/);
+  });
+
+  it('names a missing required variable', () => {
+    try {
+      loadConfig(spec, {});
+      throw new Error('should have thrown');
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).variable).toBe('MONGO_URL');
+    }
+  });
+
+  it('rejects a value outside its enum', () => {
+    expect(() => loadConfig(spec, { MONGO_URL: 'x', LEVEL: 'z' })).toThrow(/LEVEL must be equal to one of/);
+  });
+});

@@ -1,0 +1,130 @@
+import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
+import { AppError, ErrorCodes, errorBody, toAppError } from '@social/errors';
+import { createLogger, errorFields, setContext } from '@social/logger';
+import { bearerToken, verifyInternalToken } from '@social/internal-auth';
+import { requestContext } from './request-context';
+
+const log = createLogger('http');
+
+export interface ReadinessCheck {
+  name: string;
+  check: () => boolean | Promise<boolean>;
+}
+
+export interface ServiceAppOptions {
+  /** Audience of the internal JWT this service accepts (its own name). */
+  audience: string;
+  internalJwtSecret: string;
+  /** Routers mounted under /v2, behind internal auth. */
+  api: Router;
+  /** Routers mounted at the root without internal auth (e.g. the storage host). */
+  publicRoutes?: Router;
+  readiness?: ReadinessCheck[];
+  jsonLimit?: string;
+  /** While draining, /readyz answers 503 so load balancers stop sending work. */
+  isDraining?: () => boolean;
+}
+
+/** The express app every service shares: request ids, health, internal auth, JSON, errors. */
+export function createServiceApp(opts: ServiceAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const results: Record<string, boolean> = {};
+    for (const c of opts.readiness ?? []) {
+      try {
+        results[c.name] = await c.check();
+      } catch {
+        results[c.name] = false;
+      }
+    }
+    const ready = !opts.isDraining?.() && Object.values(results).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: results });
+  });
+
+  if (opts.publicRoutes) app.use(opts.publicRoutes);
+
+  app.use('/v2', internalAuth(opts.audience, opts.internalJwtSecret), jsonBody(opts.jsonLimit ?? '1mb'), opts.api);
+
+  app.use((req, _res, next) => {
+    next(new AppError(ErrorCodes.NOT_FOUND, 404, `No route for ${req.method} ${req.path}.`));
+  });
+  app.use(errorHandler);
+  return app;
+}
+
+export function internalAuth(audience: string, secret: string) {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) return next(new AppError(ErrorCodes.UNAUTHENTICATED, 401, 'Missing internal token.'));
+    try {
+      const claims = verifyInternalToken(token, { secret, audience });
+      req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
+      setContext({ workspaceId: claims.workspaceId });
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/**
+ * JSON bodies only: a body with another content type is a 415, a malformed one a 400, an oversized
+ * one a 413, each in the documented error shape.
+ */
+export function jsonBody(limit: string) {
+  const parse = express.json({ limit, strict: false });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (hasBody(req) && !req.is('application/json')) {
+      return next(
+        new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Send the request body as application/json.'),
+      );
+    }
+    parse(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const e = err as { type?: string; status?: number; message?: string };
+      if (e.type === 'entity.too.large') {
+        return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit}.`));
+      }
+      if (e.type === 'entity.parse.failed') {
+        return next(
+          new AppError(ErrorCodes.VALIDATION_FAILED, 400, 'The request body is not valid JSON.', {
+            details: [{ path: '', message: e.message ?? 'invalid JSON' }],
+          }),
+        );
+      }
+      next(err);
+    });
+  };
+}
+
+export function hasBody(req: Request): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+export function errorHandler(err: unknown, req: Request, res: Response, _next: NextFunction): void {
+  const appErr = toAppError(err);
+  if (appErr.status >= 500) {
+    log.error('request failed', { method: req.method, path: req.path, status: appErr.status, ...errorFields(err) });
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const [k, v] of Object.entries(appErr.headers)) res.setHeader(k, v);
+  res.status(appErr.status).json(errorBody(appErr, req.requestId));
+}
+
+/** Wraps an async handler so a rejected promise reaches the error handler. */
+export function asyncHandler(fn: (req: Request, res: Response, next: NextFunction) => Promise<unknown>) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    fn(req, res, next).catch(next);
+  };
+}

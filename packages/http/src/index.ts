@@ -1,0 +1,5 @@
+export * from './request-context';
+export * from './create-app';
+export * from './validation';
+export * from './pagination';
+export * from './http-server';

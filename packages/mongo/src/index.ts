@@ -1,0 +1,72 @@
+import mongoose, { Connection } from 'mongoose';
+import { createLogger, errorFields } from '@social/logger';
+
+const log = createLogger('mongo');
+
+export interface MongoOptions {
+  url: string;
+  dbName: string;
+  /** Give up after this long; start-up then fails with a message saying what to check. */
+  timeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Opens a dedicated connection (one per service database; never the mongoose default) and retries
+ * with backoff, because in compose and Kubernetes the database often comes up after the service.
+ */
+export async function connectMongo(opts: MongoOptions): Promise<Connection> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 30000);
+  let attempt = 0;
+  for (;;) {
+    attempt += 1;
+    const conn = mongoose.createConnection(opts.url, {
+      dbName: opts.dbName,
+      serverSelectionTimeoutMS: 3000,
+      // FerretDB and MongoDB both accept these; retryable writes need a replica set, so off.
+      retryWrites: false,
+      autoIndex: true,
+      autoCreate: true,
+    });
+    try {
+      await conn.asPromise();
+      log.info('mongo connected', { dbName: opts.dbName, attempt });
+      return conn;
+    } catch (err) {
+      await conn.close(true).catch(() => undefined);
+      if (Date.now() >= deadline) {
+        throw new Error(
+          `Cannot reach MongoDB at ${redactUrl(opts.url)} after ${attempt} attempts: ${(err as Error).message}. ` +
+            'Start it with `pnpm infra` or set MONGO_URL.',
+        );
+      }
+      log.warn('mongo not reachable yet, retrying', { attempt, ...errorFields(err) });
+      await sleep(Math.min(250 * 2 ** (attempt - 1), 3000));
+    }
+  }
+}
+
+export async function closeMongo(conn: Connection | undefined): Promise<void> {
+  if (conn) await conn.close();
+}
+
+/** Builds the indexes of every model of a connection, so the first request does not pay for it. */
+export async function syncIndexes(conn: Connection): Promise<void> {
+  for (const model of Object.values(conn.models)) await model.init();
+}
+
+export function isMongoReady(conn: Connection | undefined): boolean {
+  return conn?.readyState === 1;
+}
+
+export function isDuplicateKeyError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
+}
+
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
+}
+
+export { mongoose };
+export type { Connection };

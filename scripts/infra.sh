@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Makes a MongoDB-wire server, RabbitMQ and Redis reachable for the system and its tests.
+# - MONGO_URL / AMQP_URL / REDIS_URL set: those are used as they are (nothing is started).
+# - Otherwise, on machines without Docker: FerretDB v1.24.2 is built with `go install` (cached),
+#   and run on the local PostgreSQL (or SQLite when PostgreSQL is absent); RabbitMQ and Redis are
+#   started when installed but stopped.
+# Idempotent; when everything already runs it returns in well under 10 seconds.
+set -euo pipefail
+
+FERRETDB_VERSION=v1.24.2
+STATE_DIR=${SOCIAL_STATE_DIR:-$HOME/.cache/social-api}
+FERRETDB_HOME=$STATE_DIR/ferretdb-$FERRETDB_VERSION
+FERRETDB_BIN=$FERRETDB_HOME/bin/ferretdb
+FERRETDB_PORT=${FERRETDB_PORT:-27017}
+PG_URL=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/ferretdb}
+
+say() { printf '[infra] %s\n' "$*" >&2; }
+die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() { # port name seconds
+  local i
+  for ((i = 0; i < $3 * 10; i++)); do port_open "$1" && return 0; sleep 0.1; done
+  die "$2 did not open port $1 within $3 s; see its log above"
+}
+
+# `go install module@version` is refused by proxies that hide the module's version list, and a
+# module-zip build of FerretDB panics without build/version/version.txt. So we build it with
+# `go install` inside a small wrapper module whose replace points at a copy holding version.txt.
+build_ferretdb() {
+  command -v go >/dev/null || die "Go is needed to build FerretDB (install Go, or set MONGO_URL)"
+  say "building FerretDB $FERRETDB_VERSION with go install (first time only, about 2 minutes)"
+  local work=$FERRETDB_HOME/build
+  rm -rf "$work" && mkdir -p "$work" && cd "$work"
+  cat > go.mod <<GOMOD
+module social-ferretdb-build
+
+go 1.22
+
+require github.com/FerretDB/FerretDB $FERRETDB_VERSION
+GOMOD
+  printf '//go:build tools\n\npackage tools\n\nimport _ "github.com/FerretDB/FerretDB/cmd/ferretdb"\n' > tools.go
+  GOFLAGS=-mod=mod go mod download github.com/FerretDB/FerretDB
+  local src
+  src=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/FerretDB/FerretDB)
+  cp -r "$src" ferretdb-src && chmod -R u+w ferretdb-src
+  echo "$FERRETDB_VERSION" > ferretdb-src/build/version/version.txt
+  go mod edit -replace "github.com/FerretDB/FerretDB=./ferretdb-src"
+  GOFLAGS=-mod=mod go mod tidy
+  GOBIN=$FERRETDB_HOME/bin go install github.com/FerretDB/FerretDB/cmd/ferretdb
+  cd - >/dev/null
+  "$FERRETDB_BIN" --version | grep -q "version: $FERRETDB_VERSION" || die "FerretDB build has the wrong version"
+}
+
+start_postgres() {
+  port_open 5432 && return 0
+  command -v pg_ctlcluster >/dev/null || return 1
+  say "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main start || return 1
+  wait_port 5432 PostgreSQL 20
+}
+
+ensure_mongo() {
+  if [ -n "${MONGO_URL:-}" ]; then say "MONGO_URL is set; using it"; return; fi
+  if port_open "$FERRETDB_PORT"; then return; fi
+  [ -x "$FERRETDB_BIN" ] || build_ferretdb
+  mkdir -p "$STATE_DIR"
+  local args=(--listen-addr="127.0.0.1:$FERRETDB_PORT" --telemetry=disable --log-level=warn)
+  if start_postgres && command -v psql >/dev/null; then
+    psql "${PG_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='ferretdb'" | grep -q 1 ||
+      psql "${PG_URL%/*}/postgres" -qc 'CREATE DATABASE ferretdb' >/dev/null
+    args+=(--handler=pg --postgresql-url="$PG_URL")
+    say "starting FerretDB on PostgreSQL (127.0.0.1:$FERRETDB_PORT)"
+  else
+    mkdir -p "$STATE_DIR/sqlite"
+    args+=(--handler=sqlite --sqlite-url="file:$STATE_DIR/sqlite/")
+    say "PostgreSQL not available; starting FerretDB on SQLite (127.0.0.1:$FERRETDB_PORT)"
+  fi
+  # setsid: FerretDB must outlive this script and the shell or CI step that ran it.
+  setsid "$FERRETDB_BIN" "${args[@]}" >>"$STATE_DIR/ferretdb.log" 2>&1 < /dev/null &
+  echo $! > "$STATE_DIR/ferretdb.pid"
+  wait_port "$FERRETDB_PORT" FerretDB 30
+}
+
+ensure_rabbitmq() {
+  if [ -n "${AMQP_URL:-}" ]; then say "AMQP_URL is set; using it"; return; fi
+  port_open 5672 && return
+  command -v rabbitmq-server >/dev/null || die "RabbitMQ is not installed and AMQP_URL is not set (apt-get install rabbitmq-server)"
+  say "starting RabbitMQ"
+  rabbitmq-server -detached
+  wait_port 5672 RabbitMQ 60
+}
+
+ensure_redis() {
+  if [ -n "${REDIS_URL:-}" ]; then say "REDIS_URL is set; using it"; return; fi
+  port_open 6379 && return
+  command -v redis-server >/dev/null || die "Redis is not installed and REDIS_URL is not set (apt-get install redis-server)"
+  say "starting Redis"
+  mkdir -p /var/lib/redis /var/log/redis 2>/dev/null || true
+  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    --dir /var/lib/redis --logfile /var/log/redis/ci.log
+  wait_port 6379 Redis 20
+}
+
+ensure_ffmpeg() {
+  command -v ffprobe >/dev/null && return
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing ffmpeg (media decoding) from Debian's packages"
+    (apt-get install -y -qq ffmpeg >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq ffmpeg >/dev/null; }) ||
+      say "WARNING: ffmpeg could not be installed; video processing will fail"
+  else
+    say "WARNING: ffprobe not found; install ffmpeg for video processing"
+  fi
+}
+
+case "${1:-up}" in
+  up)
+    ensure_mongo
+    ensure_rabbitmq
+    ensure_redis
+    ensure_ffmpeg
+    say "ready: mongo ${MONGO_URL:-mongodb://127.0.0.1:$FERRETDB_PORT/} amqp ${AMQP_URL:-amqp://127.0.0.1:5672} redis ${REDIS_URL:-redis://127.0.0.1:6379}"
+    ;;
+  stop-ferretdb)
+    [ -f "$STATE_DIR/ferretdb.pid" ] && kill "$(cat "$STATE_DIR/ferretdb.pid")" 2>/dev/null || true
+    ;;
+  *) die "usage: infra.sh [up|stop-ferretdb]" ;;
+esac

@@ -1,0 +1,35 @@
+// Real infrastructure for integration and e2e tests.
+// Where a Docker engine runs, testcontainers starts mongo:7, rabbitmq:3 and redis:7 for the run;
+// elsewhere (our development and CI machines) scripts/infra.sh provides FerretDB, RabbitMQ and Redis.
+// Either way the tests read MONGO_URL, AMQP_URL and REDIS_URL from the environment.
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+
+function dockerAvailable() {
+  if (process.env.SOCIAL_TEST_INFRA === 'local') return false;
+  try {
+    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+module.exports = async function globalSetup() {
+  if (process.env.MONGO_URL && process.env.AMQP_URL && process.env.REDIS_URL) return;
+  if (dockerAvailable()) {
+    const { GenericContainer, Wait } = require('testcontainers');
+    const mongo = await new GenericContainer('mongo:7').withExposedPorts(27017).start();
+    const rabbit = await new GenericContainer('rabbitmq:3')
+      .withExposedPorts(5672)
+      .withWaitStrategy(Wait.forLogMessage('Server startup complete'))
+      .start();
+    const redis = await new GenericContainer('redis:7').withExposedPorts(6379).start();
+    process.env.MONGO_URL = `mongodb://${mongo.getHost()}:${mongo.getMappedPort(27017)}/`;
+    process.env.AMQP_URL = `amqp://guest:guest@${rabbit.getHost()}:${rabbit.getMappedPort(5672)}`;
+    process.env.REDIS_URL = `redis://${redis.getHost()}:${redis.getMappedPort(6379)}`;
+    globalThis.__SOCIAL_CONTAINERS__ = [mongo, rabbit, redis];
+    return;
+  }
+  execFileSync('bash', [path.join(__dirname, 'infra.sh')], { stdio: 'inherit' });
+};
