@@ -4,7 +4,13 @@ const transform = {
   '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
 };
 const moduleNameMapper = { '^@social/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts' };
-const common = { transform, moduleNameMapper, testEnvironment: 'node', rootDir: __dirname };
+const common = {
+  transform,
+  moduleNameMapper,
+  testEnvironment: 'node',
+  rootDir: __dirname,
+  setupFiles: ['<rootDir>/scripts/jest-setup-env.js'],
+};
 
 module.exports = {
   // Integration and e2e tests start real processes and talk to real infrastructure.

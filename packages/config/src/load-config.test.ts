@@ -39,3 +39,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig(spec, { MONGO_URL: 'x', LEVEL: 'z' })).toThrow(/LEVEL must be equal to one of/);
   });
 });
+
+import { DEFAULT_PLANS, parsePlans } from './plans';
+
+describe('parsePlans', () => {
+  it('uses the default plans when PLANS is unset', () => {
+    expect(parsePlans(undefined)).toBe(DEFAULT_PLANS);
+  });
+  it('reads a plan table', () => {
+    expect(parsePlans('{"tiny":{"competitors":1,"requestsPerWindow":10}}')).toEqual({
+      tiny: { competitors: 1, requestsPerWindow: 10 },
+    });
+  });
+  it('names PLANS when it is malformed', () => {
+    expect(() => parsePlans('{')).toThrow(/PLANS/);
+    expect(() => parsePlans('{"x":{"competitors":-1}}')).toThrow(/PLANS/);
+  });
+});

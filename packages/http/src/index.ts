@@ -3,3 +3,4 @@ export * from './create-app';
 export * from './validation';
 export * from './pagination';
 export * from './http-server';
+export * from './service-http';

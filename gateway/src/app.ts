@@ -1,0 +1,153 @@
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { AppError, ErrorCodes } from '@social/errors';
+import { errorHandler, hasBody, requestContext, type ReadinessCheck } from '@social/http';
+import { signInternalToken } from '@social/internal-auth';
+import { createLogger, setContext } from '@social/logger';
+import type { Authenticator, Principal } from './auth/authenticator';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
+import { upstreamFor, type UpstreamName } from './proxy/routes';
+
+const log = createLogger('gateway:access');
+
+export interface GatewayAppDeps {
+  authenticator: Authenticator;
+  rateLimiter: RateLimiter;
+  /** Requests per window for a plan (plans may override the default). */
+  limitFor: (plan: string) => number;
+  proxies: Record<UpstreamName, RequestHandler>;
+  internalJwtSecret: string;
+  bodyLimitBytes: number;
+  readiness: ReadinessCheck[];
+  isDraining: () => boolean;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      principal?: Principal;
+      upstream?: UpstreamName;
+    }
+  }
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+export function createGatewayApp(deps: GatewayAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestContext);
+  app.use(accessLog);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks: Record<string, boolean> = {};
+    for (const c of deps.readiness) checks[c.name] = await Promise.resolve(c.check()).catch(() => false);
+    const ready = !deps.isDraining() && Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
+  });
+
+  app.use('/v2', authenticate(deps.authenticator), rateLimit(deps.rateLimiter, deps.limitFor), route, checkBody(deps.bodyLimitBytes));
+  app.use('/v2', (req: Request, res: Response, next: NextFunction) => {
+    const upstream = req.upstream!;
+    const principal = req.principal!;
+    // The service trusts only this token; credentials never leave the gateway.
+    delete req.headers['x-api-id'];
+    delete req.headers['x-api-key'];
+    req.headers['x-request-id'] = req.requestId;
+    req.headers.authorization = `Bearer ${signInternalToken(
+      { workspaceId: principal.workspaceId, requestId: req.requestId, plan: principal.plan },
+      { secret: deps.internalJwtSecret, audience: upstream },
+    )}`;
+    // Services mount their API under /v2 too; express stripped the mount path from req.url.
+    req.url = req.originalUrl;
+    deps.proxies[upstream](req, res, next);
+  });
+
+  app.use((req, _res, next) => next(noRoute(req)));
+  app.use(errorHandler);
+  return app;
+}
+
+function noRoute(req: Request) {
+  return new AppError(ErrorCodes.NOT_FOUND, 404, `No route for ${req.method} ${req.originalUrl.split('?')[0]}.`);
+}
+
+function authenticate(authenticator: Authenticator): RequestHandler {
+  return (req, _res, next) => {
+    authenticator
+      .authenticate(header(req, 'x-api-id'), header(req, 'x-api-key'))
+      .then((principal) => {
+        req.principal = principal;
+        setContext({ workspaceId: principal.workspaceId });
+        next();
+      })
+      .catch(next);
+  };
+}
+
+function rateLimit(limiter: RateLimiter, limitFor: (plan: string) => number): RequestHandler {
+  return (req, res, next) => {
+    limiter
+      .hit(req.principal!.workspaceId, limitFor(req.principal!.plan))
+      .then((r) => {
+        const headers = rateLimitHeaders(r);
+        for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+        if (r.allowed) return next();
+        next(
+          new AppError(
+            ErrorCodes.RATE_LIMITED,
+            429,
+            `Rate limit of ${r.limit} requests per ${r.windowSeconds} s reached; retry after ${r.resetSeconds} s.`,
+            { headers },
+          ),
+        );
+      })
+      .catch(next);
+  };
+}
+
+function route(req: Request, _res: Response, next: NextFunction) {
+  const upstream = upstreamFor(req.originalUrl.split('?')[0]!);
+  if (!upstream) return next(noRoute(req));
+  req.upstream = upstream;
+  next();
+}
+
+/** JSON only where JSON is expected, and no body over the limit (the services check again). */
+function checkBody(limit: number): RequestHandler {
+  return (req, _res, next) => {
+    if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) return next();
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > limit) {
+      return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit} bytes.`));
+    }
+    if (!req.is('application/json')) {
+      return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Send the request body as application/json.'));
+    }
+    next();
+  };
+}
+
+function header(req: Request, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function accessLog(req: Request, res: Response, next: NextFunction) {
+  const start = process.hrtime.bigint();
+  res.on('finish', () => {
+    log.info('request', {
+      method: req.method,
+      path: req.originalUrl.split('?')[0],
+      status: res.statusCode,
+      durationMs: Number(process.hrtime.bigint() - start) / 1e6,
+      upstream: req.upstream,
+      workspaceId: req.principal?.workspaceId,
+    });
+  });
+  next();
+}

@@ -1,0 +1,70 @@
+import Redis from 'ioredis';
+import type { RequestHandler } from 'express';
+import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { listen, type RunningHttpServer } from '@social/http';
+import { createLogger } from '@social/logger';
+import { gatewayDbName, type GatewayConfig } from './config';
+import { gatewayModels } from './data/workspace.model';
+import { WorkspaceRepository } from './data/workspace.repository';
+import { Authenticator } from './auth/authenticator';
+import { KeyCache } from './auth/key-cache';
+import { RateLimiter } from './rate-limit/rate-limiter';
+import { proxyTo } from './proxy/proxy';
+import type { UpstreamName } from './proxy/routes';
+import { createGatewayApp } from './app';
+
+const log = createLogger('gateway');
+
+export class GatewayService {
+  private draining = false;
+
+  private constructor(
+    readonly cfg: GatewayConfig,
+    private readonly mongo: Connection,
+    private readonly redis: Redis,
+    private readonly http: RunningHttpServer,
+  ) {}
+
+  get port(): number {
+    return this.http.port;
+  }
+
+  static async create(cfg: GatewayConfig): Promise<GatewayService> {
+    const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: gatewayDbName(cfg) });
+    const models = gatewayModels(mongo);
+    await syncIndexes(mongo);
+    const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    const repo = new WorkspaceRepository(models);
+    const proxies: Record<UpstreamName, RequestHandler> = {
+      posts: proxyTo('posts', cfg.postsUrl, cfg.proxyTimeoutMs),
+      media: proxyTo('media', cfg.mediaUrl, cfg.proxyTimeoutMs),
+      competitors: proxyTo('competitors', cfg.competitorsUrl, cfg.proxyTimeoutMs),
+      insights: proxyTo('insights', cfg.insightsUrl, cfg.proxyTimeoutMs),
+    };
+    let service: GatewayService | undefined;
+    const app = createGatewayApp({
+      authenticator: new Authenticator(repo, new KeyCache(redis, cfg.keyCacheTtlSeconds)),
+      rateLimiter: new RateLimiter(redis, cfg.rateLimitWindowSeconds),
+      limitFor: (plan) => cfg.plans[plan]?.requestsPerWindow ?? cfg.rateLimitRequests,
+      proxies,
+      internalJwtSecret: cfg.internalJwtSecret,
+      bodyLimitBytes: cfg.bodyLimitBytes,
+      readiness: [
+        { name: 'mongo', check: () => isMongoReady(mongo) },
+        { name: 'redis', check: () => redis.status === 'ready' },
+      ],
+      isDraining: () => service?.draining ?? false,
+    });
+    const http = await listen(app, cfg.port, cfg.host);
+    service = new GatewayService(cfg, mongo, redis, http);
+    log.info('gateway listening', { host: cfg.host, port: http.port });
+    return service;
+  }
+
+  async destroy(): Promise<void> {
+    this.draining = true;
+    await this.http.close(this.cfg.shutdownGraceMs);
+    this.redis.disconnect();
+    await closeMongo(this.mongo);
+  }
+}

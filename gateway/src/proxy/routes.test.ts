@@ -1,0 +1,25 @@
+import { upstreamFor } from './routes';
+
+describe('gateway routes', () => {
+  it.each([
+    ['/v2/labels/', 'posts'],
+    ['/v2/labels', 'posts'],
+    ['/v2/posts/abc/stage/schedule', 'posts'],
+    ['/v2/media/from-url', 'media'],
+    ['/v2/assistant/generate-image', 'media'],
+    ['/v2/profile/p1/insights', 'insights'],
+    ['/v2/profile/p1/insights/posts', 'insights'],
+    ['/v2/competitor/c1/insights/metrics', 'insights'],
+    ['/v2/competitor/c1', 'competitors'],
+    ['/v2/competitor', 'competitors'],
+    ['/v2/competitors', 'competitors'],
+    ['/v2/profiles', 'competitors'],
+    ['/v2/search/profiles', 'competitors'],
+  ])('routes %s to %s', (path, upstream) => {
+    expect(upstreamFor(path)).toBe(upstream);
+  });
+
+  it.each(['/v2/labelsx', '/v2/nothing', '/labels', '/v2/', '/v2/profile/p1'])('has no upstream for %s', (path) => {
+    expect(upstreamFor(path)).toBeUndefined();
+  });
+});

@@ -1,0 +1,2 @@
+export * from './test-env';
+export * from './system';

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import mongoose from 'mongoose';
+import { signInternalToken } from '@social/internal-auth';
+
+export const TEST_JWT_SECRET = 'test-internal-secret-0123456789';
+
+/** Infrastructure URLs (set by jest's global setup) and a database prefix unique to this test file. */
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    MONGO_URL: process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017/',
+    AMQP_URL: process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672',
+    REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+    MONGO_DB_PREFIX: `t${randomBytes(4).toString('hex')}_`,
+    INTERNAL_JWT_SECRET: TEST_JWT_SECRET,
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    ...overrides,
+  };
+}
+
+/** Headers a component test sends to a service directly, as the gateway would. */
+export function internalHeaders(audience: string, workspaceId: string, extra: Record<string, string> = {}) {
+  return {
+    authorization: `Bearer ${signInternalToken({ workspaceId }, { secret: TEST_JWT_SECRET, audience })}`,
+    'content-type': 'application/json',
+    ...extra,
+  };
+}
+
+/** Drops every database whose name starts with the prefix (test clean-up). */
+export async function dropDatabases(mongoUrl: string, prefix: string): Promise<void> {
+  const conn = await mongoose.createConnection(mongoUrl, { retryWrites: false }).asPromise();
+  try {
+    const { databases } = await conn.db!.admin().listDatabases();
+    for (const d of databases) {
+      if (d.name.startsWith(prefix)) await conn.useDb(d.name).dropDatabase();
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until fn returns a truthy value or the timeout passes. */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    await sleep(everyMs);
+  }
+}
