@@ -1,13 +1,11 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, ErrorCodes } from '@social/errors';
-import { errorHandler, hasBody, requestContext, type ReadinessCheck } from '@social/http';
+import { accessLog, errorHandler, hasBody, requestContext, type ReadinessCheck } from '@social/http';
 import { signInternalToken } from '@social/internal-auth';
-import { createLogger, setContext } from '@social/logger';
+import { setContext } from '@social/logger';
 import type { Authenticator, Principal } from './auth/authenticator';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
 import { upstreamFor, type UpstreamName } from './proxy/routes';
-
-const log = createLogger('gateway:access');
 
 export interface GatewayAppDeps {
   authenticator: Authenticator;
@@ -77,12 +75,13 @@ function noRoute(req: Request) {
 }
 
 function authenticate(authenticator: Authenticator): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     authenticator
       .authenticate(header(req, 'x-api-id'), header(req, 'x-api-key'))
       .then((principal) => {
         req.principal = principal;
         setContext({ workspaceId: principal.workspaceId });
+        res.locals['logFields'] = { workspaceId: principal.workspaceId };
         next();
       })
       .catch(next);
@@ -110,10 +109,11 @@ function rateLimit(limiter: RateLimiter, limitFor: (plan: string) => number): Re
   };
 }
 
-function route(req: Request, _res: Response, next: NextFunction) {
+function route(req: Request, res: Response, next: NextFunction) {
   const upstream = upstreamFor(req.originalUrl.split('?')[0]!);
   if (!upstream) return next(noRoute(req));
   req.upstream = upstream;
+  res.locals['logFields'] = { ...res.locals['logFields'], upstream };
   next();
 }
 
@@ -135,19 +135,4 @@ function checkBody(limit: number): RequestHandler {
 function header(req: Request, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-function accessLog(req: Request, res: Response, next: NextFunction) {
-  const start = process.hrtime.bigint();
-  res.on('finish', () => {
-    log.info('request', {
-      method: req.method,
-      path: req.originalUrl.split('?')[0],
-      status: res.statusCode,
-      durationMs: Number(process.hrtime.bigint() - start) / 1e6,
-      upstream: req.upstream,
-      workspaceId: req.principal?.workspaceId,
-    });
-  });
-  next();
 }

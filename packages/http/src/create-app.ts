@@ -3,6 +3,7 @@ import { AppError, ErrorCodes, errorBody, toAppError } from '@social/errors';
 import { createLogger, errorFields, setContext } from '@social/logger';
 import { bearerToken, verifyInternalToken } from '@social/internal-auth';
 import { requestContext } from './request-context';
+import { accessLog } from './access-log';
 
 const log = createLogger('http');
 
@@ -31,6 +32,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestContext);
+  app.use(accessLog);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -4,3 +4,4 @@ export * from './validation';
 export * from './pagination';
 export * from './http-server';
 export * from './service-http';
+export * from './access-log';

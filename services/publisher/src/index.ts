@@ -1,0 +1,5 @@
+import { runMain } from '@social/runtime';
+import { loadPublisherConfig } from './config';
+import { PublisherService } from './publisher-service';
+
+runMain('publisher', () => PublisherService.create(loadPublisherConfig()));
