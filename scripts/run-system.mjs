@@ -22,6 +22,10 @@ for (const p of processes) {
   const port = env[p.portEnv] ?? String(p.port);
   env[p.portEnv] = port;
   if (p.urlEnv && !env[p.urlEnv]) env[p.urlEnv] = `http://127.0.0.1:${port}`;
+  if (p.grpc) {
+    env[p.grpc.portEnv] ??= String(p.grpc.port);
+    env[p.grpc.urlEnv] ??= `127.0.0.1:${env[p.grpc.portEnv]}`;
+  }
 }
 
 function pretty(name, color, line) {

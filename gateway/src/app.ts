@@ -48,6 +48,16 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
   });
 
+  // The storage host: signed upload/download addresses, no API key (spec 4.5); media checks signatures.
+  app.use('/storage', (req: Request, res: Response, next: NextFunction) => {
+    delete req.headers['x-api-id'];
+    delete req.headers['x-api-key'];
+    delete req.headers.authorization;
+    req.headers['x-request-id'] = req.requestId;
+    req.url = req.originalUrl;
+    deps.proxies.media(req, res, next);
+  });
+
   app.use('/v2', authenticate(deps.authenticator), rateLimit(deps.rateLimiter, deps.limitFor), route, checkBody(deps.bodyLimitBytes));
   app.use('/v2', (req: Request, res: Response, next: NextFunction) => {
     const upstream = req.upstream!;

@@ -13,7 +13,7 @@ interface ProcessSpec {
   portEnv: string;
   port: number;
   urlEnv?: string;
-  extraPorts?: Record<string, number>;
+  grpc?: { portEnv: string; port: number; urlEnv: string };
 }
 
 const SPECS: ProcessSpec[] = JSON.parse(fs.readFileSync(path.join(ROOT, 'system.json'), 'utf8')).processes;
@@ -40,7 +40,11 @@ export class TestSystem {
       ports.set(s.name, port);
       env[s.portEnv] = String(port);
       if (s.urlEnv) env[s.urlEnv] = `http://127.0.0.1:${port}`;
-      for (const extraEnv of Object.keys(s.extraPorts ?? {})) env[extraEnv] = String(await freePort());
+      if (s.grpc) {
+        const grpcPort = await freePort();
+        env[s.grpc.portEnv] = String(grpcPort);
+        env[s.grpc.urlEnv] = `127.0.0.1:${grpcPort}`;
+      }
     }
     Object.assign(env, overrides);
     const system = new TestSystem(env, ports);
