@@ -1,0 +1,1 @@
+export { loadProto, loadPackageDefinition, protoRoot, serviceDefinition, serviceNameOf } from './proto-loader';
