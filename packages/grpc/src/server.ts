@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { ErrorCodes, grpcStatusOf, toAppError } from '@social/errors';
+import { bearerToken, InvalidInternalTokenError, verifyInternalToken } from '@social/internal-auth';
+import { createLogger, errorFields, runWithContext, setContext } from '@social/logger';
+import { healthDefinition, HealthService } from './health';
+import { AUTHORIZATION_KEY, errorMetadata, firstString, REQUEST_ID_KEY } from './metadata';
+import { serviceNameOf } from './proto-loader';
+import type { MethodMap, RequestOf, ResponseOf } from './types';
+
+const log = createLogger('grpc');
+
+export interface CallContext {
+  /** From the verified internal token, never from the request body. */
+  workspaceId: string;
+  requestId: string;
+  plan?: string;
+  metadata: grpc.Metadata;
+  /** When the caller stops waiting; undefined when it set no deadline. */
+  deadline: Date | undefined;
+}
+
+export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
+
+export type ServiceHandlers<M extends MethodMap<M>> = {
+  [K in keyof M]: UnaryHandler<RequestOf<M[K]>, ResponseOf<M[K]>>;
+};
+
+export interface GrpcServerOptions {
+  serviceName: string;
+  /** The audience internal tokens must name: this service's own name. */
+  audience: string;
+  internalJwtSecret: string;
+}
+
+/**
+ * A gRPC server for unary, internally authenticated RPCs that always serves grpc.health.v1.Health.
+ * Health answers without a token so Kubernetes probes and grpc_health_probe can use it.
+ */
+export class GrpcServer {
+  private readonly server = new grpc.Server({
+    // Ping idle clients so connections of peers that vanished without closing are dropped.
+    'grpc.keepalive_time_ms': 60_000,
+    'grpc.keepalive_timeout_ms': 20_000,
+  });
+  private readonly health = new HealthService();
+  private readonly serviceNames: string[] = [];
+  private started = false;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: GrpcServerOptions) {
+    this.server.addService(healthDefinition(), this.health.implementation);
+    this.health.set('', 'NOT_SERVING');
+  }
+
+  addService<M extends MethodMap<M>>(definition: grpc.ServiceDefinition, handlers: ServiceHandlers<M>): this {
+    if (this.started) throw new Error('GrpcServer: add services before start()');
+    const name = serviceNameOf(definition);
+    const given = handlers as Record<string, UnaryHandler<unknown, unknown> | undefined>;
+    const implementation: grpc.UntypedServiceImplementation = {};
+    // Fail at start-up, not with UNIMPLEMENTED at the first call.
+    for (const [method, attrs] of Object.entries(definition)) {
+      const handler = given[method];
+      if (attrs.requestStream || attrs.responseStream) throw new Error(`${name}/${method}: only unary methods are supported`);
+      if (!handler) throw new Error(`${name}/${method} has no handler`);
+      implementation[method] = this.unary(attrs.path, handler);
+    }
+    const unknown = Object.keys(given).filter((method) => !Object.hasOwn(definition, method));
+    if (unknown.length > 0) throw new Error(`${name} has no method(s) ${unknown.join(', ')}`);
+    this.server.addService(definition, implementation);
+    this.serviceNames.push(name);
+    this.health.set(name, 'NOT_SERVING');
+    return this;
+  }
+
+  /** Health of the whole server ("") and of each added service; stays NOT_SERVING once shutdown began. */
+  setServing(serving: boolean): void {
+    if (serving && this.stopping) return;
+    for (const name of ['', ...this.serviceNames]) this.health.set(name, serving ? 'SERVING' : 'NOT_SERVING');
+  }
+
+  /** Binds (port 0 picks a free port), marks everything SERVING and resolves with the bound port. */
+  async start(host: string, port: number): Promise<number> {
+    const address = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+    const bound = await new Promise<number>((resolve, reject) => {
+      this.server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, actual) =>
+        err ? reject(err) : resolve(actual),
+      );
+    });
+    this.started = true;
+    this.setServing(true);
+    log.info('gRPC server listening', { server: this.options.serviceName, port: bound, services: this.serviceNames });
+    return bound;
+  }
+
+  /**
+   * Reports NOT_SERVING, stops taking new calls and lets in-flight ones finish; after graceMs the
+   * remaining calls are cancelled. Safe to call more than once.
+   */
+  shutdown(graceMs: number): Promise<void> {
+    this.stopping ??= new Promise<void>((resolve) => {
+      this.setServing(false);
+      // Watchers have now seen NOT_SERVING; their open streams would otherwise hold the shutdown.
+      this.health.endWatches();
+      const timer = setTimeout(() => {
+        log.warn('gRPC grace period over, cancelling remaining calls', { graceMs });
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return this.stopping;
+  }
+
+  private unary(method: string, handler: UnaryHandler<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
+    return (call, callback) => {
+      const startedAt = performance.now();
+      const requestId = firstString(call.metadata, REQUEST_ID_KEY) ?? randomUUID();
+      const done = (code: grpc.status) =>
+        log.debug('rpc', {
+          method,
+          code: grpc.status[code],
+          durationMs: Math.round(performance.now() - startedAt),
+          // The caller may have given up (deadline, cancel) and never sees this outcome.
+          ...(call.cancelled ? { cancelled: true } : {}),
+        });
+
+      void runWithContext({ requestId }, async () => {
+        let response: unknown;
+        try {
+          const claims = this.authenticate(call.metadata);
+          setContext({ workspaceId: claims.workspaceId });
+          const deadline = call.getDeadline();
+          response = await handler(call.request, {
+            workspaceId: claims.workspaceId,
+            requestId,
+            ...(claims.plan ? { plan: claims.plan } : {}),
+            metadata: call.metadata,
+            deadline: deadline === Infinity ? undefined : new Date(deadline),
+          });
+        } catch (err) {
+          const appError = toAppError(err);
+          const unexpected = appError !== err && appError.code === ErrorCodes.INTERNAL;
+          if (unexpected || appError.isCatastrophic) {
+            log.error(`unhandled error in ${method}`, errorFields(err));
+          }
+          const code = grpcStatusOf(appError);
+          callback({ code, details: appError.message, metadata: errorMetadata(appError, new grpc.Metadata()) });
+          done(code);
+          return;
+        }
+        callback(null, response);
+        done(grpc.status.OK);
+      });
+    };
+  }
+
+  private authenticate(metadata: grpc.Metadata) {
+    const token = bearerToken(firstString(metadata, AUTHORIZATION_KEY));
+    if (!token) throw new InvalidInternalTokenError('missing bearer token');
+    return verifyInternalToken(token, { secret: this.options.internalJwtSecret, audience: this.options.audience });
+  }
+}
