@@ -4,7 +4,7 @@ import { type CallContext, errorFromTransport } from '../adapter/classify-http';
 
 export interface JsonHttpClientOptions {
   baseUrl: string;
-  /** Whole-call deadline (connect, send, answer). */
+  /** Deadline of one call from socket assignment: connect, send, answer. */
   timeoutMs: number;
   /** Sockets per host: publishing bursts run hundreds of calls at once. */
   maxSockets: number;
@@ -57,6 +57,7 @@ export class JsonHttpClient {
     return new Promise<HttpAnswer>((resolve, reject) => {
       const state = { sent: false, timedOut: false };
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const fail = (err: unknown) => {
         if (settled) return;
         settled = true;
@@ -74,10 +75,14 @@ export class JsonHttpClient {
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseBody(Buffer.concat(chunks)) });
         });
       });
-      const timer = setTimeout(() => {
-        state.timedOut = true;
-        req.destroy(new Error(`timeout after ${this.opts.timeoutMs} ms`));
-      }, this.opts.timeoutMs);
+      // The deadline starts when a socket is assigned: waiting in our own agent's queue (a burst of
+      // thousands of publishes over maxSockets) is not the network being slow.
+      req.once('socket', () => {
+        timer = setTimeout(() => {
+          state.timedOut = true;
+          req.destroy(new Error(`timeout after ${this.opts.timeoutMs} ms`));
+        }, this.opts.timeoutMs);
+      });
       req.on('finish', () => {
         state.sent = true;
       });

@@ -170,6 +170,18 @@ describe('SandboxAdapter', () => {
     expect(seen[0]!.headers['authorization']).toBe('Bearer t');
   });
 
+  it('does not count the wait for a free socket against the timeout', async () => {
+    handler = (_req, _b, res) => setTimeout(() => reply(200, { days: [], unavailable: [] })(_req, _b, res), 200);
+    const narrow = new SandboxAdapter({ baseUrl, timeoutMs: 300, maxSockets: 1 });
+    try {
+      // Three calls through one socket: the last waits ~400 ms, but each answer takes only 200 ms.
+      const results = await Promise.all([1, 2, 3].map(() => narrow.dailyMetrics(metricsInput)));
+      expect(results).toHaveLength(3);
+    } finally {
+      await narrow.close();
+    }
+  });
+
   it('reuses connections (keep-alive)', async () => {
     handler = reply(200, { days: [], unavailable: [] });
     await adapter.dailyMetrics(metricsInput);
