@@ -1,4 +1,4 @@
-import { commonSpec, ConfigError, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
 
 export const sandboxSpec = {
   ...commonSpec,
@@ -31,8 +31,9 @@ export interface SandboxConfig {
   mongoUrl: string;
   dbName: string;
   seed: string;
-  /** Failure injection must never be reachable in production by accident. */
+  /** Failure injection must never be reachable in production by accident: off there unless set. */
   adminEnabled: boolean;
+  production: boolean;
   publicUrl: string | undefined;
   internalJwtSecret: string;
   shutdownGraceMs: number;
@@ -41,17 +42,15 @@ export interface SandboxConfig {
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
   const c = loadConfig(sandboxSpec, env);
-  const adminEnabled = c.admin ?? c.nodeEnv !== 'production';
-  if (adminEnabled && c.nodeEnv === 'production' && env['SANDBOX_ADMIN_IN_PRODUCTION'] !== 'true') {
-    throw new ConfigError('SANDBOX_ADMIN', 'must not be true when NODE_ENV=production (set SANDBOX_ADMIN_IN_PRODUCTION=true to insist)');
-  }
+  const production = c.nodeEnv === 'production';
   return {
     port: c.port,
     host: c.host,
     mongoUrl: c.mongoUrl,
     dbName: `${c.mongoDbPrefix}network_sandbox`,
     seed: c.seed,
-    adminEnabled,
+    adminEnabled: c.admin ?? !production,
+    production,
     publicUrl: c.publicUrl?.replace(/\/$/, ''),
     internalJwtSecret: c.internalJwtSecret,
     shutdownGraceMs: c.shutdownGraceMs,

@@ -1,8 +1,10 @@
+import { setMaxListeners } from 'node:events';
 import { Router } from 'express';
 import { closeMongo, type Connection, connectMongo, isMongoReady, syncIndexes } from '@social/mongo';
 import { createServiceApp, listen, type RunningHttpServer } from '@social/http';
 import type { SandboxConfig } from './config';
 import { AccountRepository } from './data/account.repository';
+import { PublishAttemptRepository } from './data/publish-attempt.repository';
 import { PublishedPostRepository } from './data/published-post.repository';
 import { TokenRepository } from './data/token.repository';
 import { AccessTokens } from './domain/access-tokens';
@@ -31,15 +33,19 @@ export class NetworkSandboxService {
       const accounts = new AccountRepository(conn);
       const posts = new PublishedPostRepository(conn);
       const tokens = new TokenRepository(conn);
+      const attempts = new PublishAttemptRepository(conn);
       await syncIndexes(conn);
       await accounts.upsertAll(seedAccounts());
       const directory = new AccountDirectory(cfg.seed, await accounts.listAll());
       const shutdown = new AbortController();
+      // Every held response listens for shutdown; hundreds at once are expected, not a leak.
+      setMaxListeners(0, shutdown.signal);
       let service: NetworkSandboxService | undefined = undefined;
       const ctx: SandboxContext = {
         directory,
         tokens: new AccessTokens(tokens, directory),
         posts,
+        attempts,
         failures: new FailureInjector(),
         publicUrl: () => cfg.publicUrl ?? `http://${cfg.host}:${service?.port ?? cfg.port}`,
         shutdown: shutdown.signal,
@@ -64,6 +70,9 @@ export class NetworkSandboxService {
       isDraining: () => this.draining,
     });
     this.server = await listen(app, this.cfg.port, this.cfg.host);
+    if (this.cfg.adminEnabled && this.cfg.production) {
+      log.warn('SANDBOX_ADMIN is on in production: anyone reaching the sandbox can inject failures');
+    }
     log.info('network sandbox listening', { port: this.server.port, admin: this.cfg.adminEnabled, dbName: this.cfg.dbName });
   }
 

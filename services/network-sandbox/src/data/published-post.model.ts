@@ -33,8 +33,6 @@ export interface PublishedPostDoc {
   /** The network object exactly as received; kept as JSON because its keys are the caller's. */
   settingsJson: string | null;
   publishedAt: Date;
-  /** Publish requests received with this key (1 + replays). */
-  attempts: number;
 }
 
 const media = new mongoose.Schema<PublishedMedia>(
@@ -60,7 +58,6 @@ const schema = new mongoose.Schema<PublishedPostDoc>(
     links: { type: [link], default: [] },
     settingsJson: { type: String, default: null },
     publishedAt: { type: Date, required: true },
-    attempts: { type: Number, required: true },
   },
   { versionKey: false, collection: 'published_posts' },
 );

@@ -1,4 +1,5 @@
 import type { NetworkCode } from '@social/networks';
+import type { PublishAttemptRepository } from '../data/publish-attempt.repository';
 import type { PublishedPostRepository } from '../data/published-post.repository';
 import type { AccessTokens } from './access-tokens';
 import type { Account, AccountDirectory } from './account-directory';
@@ -10,6 +11,7 @@ export interface SandboxContext {
   directory: AccountDirectory;
   tokens: AccessTokens;
   posts: PublishedPostRepository;
+  attempts: PublishAttemptRepository;
   failures: FailureInjector;
   /** Base of the URLs the sandbox hands out (pictures, post links). */
   publicUrl(): string;

@@ -63,7 +63,8 @@ export function adminRoutes(ctx: SandboxContext): Router {
     res.json({ publishMs: ctx.failures.publishLatency });
   });
 
-  // Exactly what was published, and how many posts and requests each idempotency key produced.
+  // Exactly what was published, and how many posts and requests (the first plus replays) each
+  // idempotency key produced.
   r.get(
     '/sandbox/admin/published',
     asyncHandler(async (req, res) => {
@@ -71,14 +72,15 @@ export function adminRoutes(ctx: SandboxContext): Router {
       if (net !== undefined && !isNetworkCode(net)) {
         throw validationError([{ path: '/query/net', message: `must be one of ${NETWORK_CODES.join(', ')}` }]);
       }
-      const docs = await ctx.posts.list({ net, accountId: queryString(req, 'accountId') });
+      const filter = { net, accountId: queryString(req, 'accountId') };
+      const [docs, attempts] = await Promise.all([ctx.posts.list(filter), ctx.attempts.replaysByPost(filter)]);
       docs.sort((a, b) => a.publishedAt.getTime() - b.publishedAt.getTime());
       const keys = new Map<string, { net: string; accountId: string; idempotencyKey: string; posts: number; attempts: number }>();
       for (const d of docs) {
         const k = JSON.stringify([d.net, d.accountId, d.idempotencyKey]);
         const entry = keys.get(k) ?? { net: d.net, accountId: d.accountId, idempotencyKey: d.idempotencyKey, posts: 0, attempts: 0 };
         entry.posts += 1;
-        entry.attempts += d.attempts;
+        entry.attempts += 1 + (attempts.get(d._id) ?? 0);
         keys.set(k, entry);
       }
       res.json({
@@ -95,7 +97,7 @@ export function adminRoutes(ctx: SandboxContext): Router {
           links: d.links,
           settings: d.settingsJson === null ? null : (JSON.parse(d.settingsJson) as unknown),
           publishedAt: d.publishedAt.toISOString(),
-          attempts: d.attempts,
+          attempts: 1 + (attempts.get(d._id) ?? 0),
         })),
         keys: [...keys.values()],
         duplicateKeys: [...keys.values()].filter((k) => k.posts > 1),
