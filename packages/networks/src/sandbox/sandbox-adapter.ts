@@ -16,7 +16,6 @@ import type {
   SearchProfilesResult,
 } from '../adapter/network-adapter';
 import { NetworkError, type NetworkOperation } from '../adapter/network-error';
-
 import { type HttpAnswer, type HttpCall, JsonHttpClient } from './json-http-client';
 
 export interface SandboxAdapterOptions {
@@ -164,5 +163,3 @@ async function describeMedia(m: PublishMedia) {
   }
   return out;
 }
-
-
