@@ -1,1 +1,3 @@
+export * from './envelope';
 export * from './retry-delay';
+export * from './topology';
