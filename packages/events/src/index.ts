@@ -1,3 +1,4 @@
 export * from './envelope';
+export * from './permanent-error';
 export * from './retry-delay';
 export * from './topology';
