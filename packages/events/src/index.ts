@@ -1,3 +1,4 @@
+export * from './broker';
 export * from './envelope';
 export * from './permanent-error';
 export * from './retry-delay';
