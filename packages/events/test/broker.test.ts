@@ -11,7 +11,8 @@ const jobRequested = defineEvent<JobRequested>({
   payloadSchema: { type: 'object', required: ['postId'], additionalProperties: false, properties: { postId: { type: 'string' } } },
 });
 
-setLogLevel(process.env['LOG_LEVEL'] ?? 'error');
+// Expected failures (poison messages, dead-lettering) log at error level; TEST_LOG_LEVEL=info shows the story.
+setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
 
 describe('Broker against RabbitMQ', () => {
   let admin: Admin;

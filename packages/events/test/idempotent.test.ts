@@ -8,7 +8,8 @@ const postPublished = defineEvent<{ postId: string }>({
   payloadSchema: { type: 'object', required: ['postId'], properties: { postId: { type: 'string' } } },
 });
 
-setLogLevel(process.env['LOG_LEVEL'] ?? 'error');
+// Expected failures (poison messages, dead-lettering) log at error level; TEST_LOG_LEVEL=info shows the story.
+setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
 
 describe('idempotent consumers with MongoProcessedEventStore', () => {
   let conn: Connection;
