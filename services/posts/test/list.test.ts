@@ -36,7 +36,7 @@ beforeAll(async () => {
   await h.call(WS, 'PATCH', `/posts/${ids['jan']}/stage/submitTeamReview`);
   await h.call('ws-list-other', 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'sale elsewhere' }], publishAt: '2030-02-10T00:00:00.000Z' });
 });
-afterAll(() => h.stop());
+afterAll(() => h?.stop());
 
 describe('GET /posts', () => {
   it('lists newest publishAt first, posts without one by creation time, archived left out, in Form A', async () => {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   h.media.add(WS, { id: 'm-proc', status: 'PROCESSING' });
   h.media.add('ws-other', { id: 'm-foreign' });
 });
-afterAll(() => h.stop());
+afterAll(() => h?.stop());
 
 describe('POST /posts', () => {
   it('creates an IDEA without publishAt and returns the full Post', async () => {

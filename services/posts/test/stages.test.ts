@@ -14,8 +14,8 @@ beforeAll(async () => {
   db = await mongoose.createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) }).asPromise();
 });
 afterAll(async () => {
-  await db.close();
-  await h.stop();
+  await db?.close();
+  await h?.stop();
 });
 
 const create = async (publishAt: string | null = FUTURE) =>

@@ -10,7 +10,7 @@ beforeAll(async () => {
   h.profiles.add(WS, { id: 'p2', net: 'videoNet' });
   h.media.add(WS, { id: 'img', mime: 'image/png' });
 });
-afterAll(() => h.stop());
+afterAll(() => h?.stop());
 
 const create = async (body: Record<string, unknown>) => {
   const res = await h.call(WS, 'POST', '/posts', body);

@@ -16,17 +16,25 @@ export interface Harness {
 export async function startHarness(extraEnv: Record<string, string> = {}): Promise<Harness> {
   const media = new FakeMedia();
   const profiles = new FakeProfiles();
-  await media.start();
-  await profiles.start();
   const env = testEnv({
     POSTS_PORT: '0',
     POSTS_GRPC_PORT: '0',
-    MEDIA_GRPC_URL: media.address,
-    COMPETITORS_GRPC_URL: profiles.address,
     POSTS_NEIGHBOUR_DEADLINE_MS: '500',
     ...extraEnv,
   });
-  const service = await PostsService.create(loadPostsConfig(env));
+  let service: PostsService;
+  try {
+    await media.start();
+    await profiles.start();
+    env['MEDIA_GRPC_URL'] = media.address;
+    env['COMPETITORS_GRPC_URL'] = profiles.address;
+    service = await PostsService.create(loadPostsConfig(env));
+  } catch (err) {
+    // Leave nothing listening, or jest would wait for it forever.
+    await media.stop();
+    await profiles.stop();
+    throw err;
+  }
   const base = `http://127.0.0.1:${service.port}/v2`;
   return {
     service,

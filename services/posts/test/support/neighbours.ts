@@ -93,14 +93,14 @@ export class FakeProfiles extends FakeNeighbour<ProfileMessage> {
 
   async start(port = 0): Promise<void> {
     this.server = new GrpcServer({ serviceName: 'competitors', audience: 'competitors', internalJwtSecret: TEST_JWT_SECRET });
+    const definition = serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService');
     const notHere = async () => {
-      throw new AppError('NOT_FOUND', 404, 'not in this test double');
+      throw new AppError('UNIMPLEMENTED', 501, 'not in this test double');
     };
-    this.server.addService(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), {
-      GetProfiles: async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) }),
-      GetPublishCredentials: notHere,
-      GetCompetitor: notHere,
-    });
+    // Only GetProfiles matters to posts; the contract's other methods (it grows) answer an error.
+    const handlers: Record<string, unknown> = Object.fromEntries(Object.keys(definition).map((m) => [m, notHere]));
+    handlers['GetProfiles'] = async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) });
+    this.server.addService(definition, handlers as never);
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', port)}`;
   }
 

@@ -76,7 +76,7 @@ export class PostsUseCases {
 
   async create(workspaceId: string, input: PostInput): Promise<View> {
     const content = contentOf(input, EMPTY);
-    const { profileNets } = await this.check(workspaceId, content, 'save');
+    const { profileNets, lookups } = await this.check(workspaceId, content, 'save');
     const now = this.now();
     const publishAt = input.publishAt ? new Date(input.publishAt) : null;
     const stage: Stage = publishAt ? 'DRAFT' : 'IDEA';
@@ -96,7 +96,7 @@ export class PostsUseCases {
       updatedAt: now,
     };
     await this.d.posts.insert(post);
-    return this.view(workspaceId, post);
+    return postView(post, lookups);
   }
 
   async get(workspaceId: string, id: string): Promise<View> {
@@ -127,7 +127,7 @@ export class PostsUseCases {
     else if (scheduled && 'publishAt' in patch && publishAt!.getTime() <= now.getTime()) {
       timeProblems.push({ path: '/publishAt', message: 'must be in the future for a SCHEDULED post; use publishNow to publish at once' });
     }
-    const { profileNets } = await this.check(workspaceId, content, scheduled ? 'publish' : 'save', timeProblems);
+    const { profileNets, lookups } = await this.check(workspaceId, content, scheduled ? 'publish' : 'save', timeProblems);
 
     let stage = post.stage;
     if (stage === 'IDEA' && publishAt) stage = 'DRAFT';
@@ -145,7 +145,7 @@ export class PostsUseCases {
     // A scheduled post follows its new content and time: a new revision makes queued jobs stale.
     if (scheduled) Object.assign(next, this.plan(post, next.profileIds));
     if (!(await this.d.posts.replace(next, post.version))) throw concurrentChange();
-    return this.view(workspaceId, next);
+    return postView(next, lookups);
   }
 
   async validate(workspaceId: string, id: string): Promise<{ valid: true }> {
@@ -232,7 +232,7 @@ export class PostsUseCases {
     content: PostContent,
     mode: RuleMode,
     extra: ErrorDetail[] = [],
-  ): Promise<{ profileNets: Record<string, NetworkKey> }> {
+  ): Promise<{ profileNets: Record<string, NetworkKey>; lookups: ViewLookups }> {
     const [profiles, media, labels] = await Promise.all([
       this.d.profiles.getProfiles(workspaceId, content.profileIds),
       this.d.media.batchGet(workspaceId, referencedMediaIds(content)),
@@ -244,7 +244,8 @@ export class PostsUseCases {
     }
     const profileNets: Record<string, NetworkKey> = {};
     for (const id of content.profileIds) profileNets[id] = profiles.get(id)!.net!.code as NetworkKey;
-    return { profileNets };
+    // What the rules looked up is what the response shows: no second round of calls.
+    return { profileNets, lookups: { profiles, media, labels: new Map(labels.map((l) => [l.id, l])) } };
   }
 
   private async view(workspaceId: string, post: PostRecord): Promise<View> {
