@@ -34,3 +34,5 @@ export const providerFailed = (message: string) =>
 
 export const badRequest = (details: ErrorDetail[], message?: string) =>
   new AppError(ErrorCodes.VALIDATION_FAILED, 400, message ?? 'The request is not valid.', { details });
+
+export const uploadInterrupted = () => new AppError('UPLOAD_INTERRUPTED', 400, 'The upload ended before the whole body arrived; send it again.');
