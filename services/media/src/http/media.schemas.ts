@@ -35,5 +35,4 @@ export const generateImageSchema = {
     targetWidth: { type: 'integer', minimum: 1, maximum: MAX_TARGET },
     targetHeight: { type: 'integer', minimum: 1, maximum: MAX_TARGET },
   },
-  dependentRequired: { targetWidth: ['targetHeight'], targetHeight: ['targetWidth'] },
 };
