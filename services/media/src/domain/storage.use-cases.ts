@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { MediaRepository } from '../data/media.repository';
-import { ByteLimit, formatBytes, TooLargeError } from '../storage/byte-limit';
+import { formatBytes, limited, TooLargeError } from '../storage/byte-limit';
 import type { FileStore } from '../storage/file-store';
 import { ACCEPTED_UPLOAD_TYPES } from './processing/detect-type';
 import {
@@ -47,7 +47,7 @@ export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): 
   if (upload.contentLength !== undefined && upload.contentLength > deps.maxUploadBytes) throw uploadTooLarge(formatBytes(deps.maxUploadBytes));
   let stored;
   try {
-    stored = await deps.store.write(upload.body.pipe(new ByteLimit(deps.maxUploadBytes)), { contentType, mediaId: media._id });
+    stored = await deps.store.write(limited(upload.body, deps.maxUploadBytes), { contentType, mediaId: media._id });
   } catch (err) {
     if (err instanceof TooLargeError) throw uploadTooLarge(formatBytes(deps.maxUploadBytes));
     if (upload.body.destroyed && !upload.body.readableEnded) throw uploadInterrupted();

@@ -1,4 +1,4 @@
-import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 
 export class TooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -20,4 +20,15 @@ export class ByteLimit extends Transform {
     if (this.bytes > this.limit) return cb(new TooLargeError(this.limit));
     cb(null, chunk);
   }
+}
+
+/**
+ * `source` through a ByteLimit. Unlike pipe(), an error or abort of the source (a client or server
+ * that hangs up mid-body) fails the returned stream, so a consumer never waits for an end that
+ * will not come.
+ */
+export function limited(source: Readable, limit: number): ByteLimit {
+  const limiter = new ByteLimit(limit);
+  pipeline(source, limiter, () => undefined);
+  return limiter;
 }

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createLogger, errorFields } from '@social/logger';
 import type { MediaDoc, MediaKind, MediaSpecs } from '../../data/media.model';
 import type { MediaRepository } from '../../data/media.repository';
-import { ByteLimit, formatBytes, TooLargeError } from '../../storage/byte-limit';
+import { formatBytes, limited, TooLargeError } from '../../storage/byte-limit';
 import type { FileStore } from '../../storage/file-store';
 import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
 import { detectType } from './detect-type';
@@ -64,7 +64,7 @@ async function importFile(deps: ProcessingDeps, media: MediaDoc): Promise<MediaD
         body.stream.destroy();
         throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(limit)} for ${declaredImage ? 'images' : 'videos'} (Content-Length ${body.contentLength})`);
       }
-      stored = await deps.store.write(body.stream.pipe(new ByteLimit(limit)), {
+      stored = await deps.store.write(limited(body.stream, limit), {
         contentType: body.contentType ?? 'application/octet-stream',
         mediaId: media._id,
       });
@@ -76,7 +76,7 @@ async function importFile(deps: ProcessingDeps, media: MediaDoc): Promise<MediaD
     if (err instanceof FetchRefusedError) throw new MediaRejected(`fetching fileUrl failed: ${err.reason}`);
     if (err instanceof TooLargeError) throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(err.limit)}`);
     // The connection dropped mid-body and similar: a fetch that fails turns the media to ERROR.
-    if (isNetworkError(err)) throw new MediaRejected(`fetching fileUrl failed: ${(err as Error).message}`);
+    if (isNetworkError(err)) throw new MediaRejected(`fetching fileUrl failed: the connection broke off (${(err as Error).message})`);
     throw err;
   }
   const updated = await deps.repo.updateIf(media._id, { status: 'PROCESSING', fileId: null }, { fileId: stored.id, uploadedContentType: stored.contentType });
