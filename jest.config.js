@@ -15,6 +15,7 @@ const common = {
 module.exports = {
   // Integration and e2e tests start real processes and talk to real infrastructure.
   testTimeout: 120000,
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.js'],
   projects: [
     {
       ...common,

@@ -9,6 +9,8 @@ export const gatewaySpec = {
   competitorsUrl: { env: 'COMPETITORS_URL', type: 'string', default: 'http://127.0.0.1:8083' },
   insightsUrl: { env: 'INSIGHTS_URL', type: 'string', default: 'http://127.0.0.1:8084' },
   keyCacheTtlSeconds: { env: 'KEY_CACHE_TTL_SECONDS', type: 'integer', minimum: 1, maximum: 3600, default: 60 },
+  /** In-process key cache in front of Redis; revocations reach it through Redis pub/sub. 0 = off. */
+  keyLocalCacheMs: { env: 'KEY_LOCAL_CACHE_MS', type: 'integer', minimum: 0, maximum: 60000, default: 5000 },
   rateLimitRequests: { env: 'RATE_LIMIT_REQUESTS', type: 'integer', minimum: 1, default: 1200 },
   rateLimitWindowSeconds: { env: 'RATE_LIMIT_WINDOW_SECONDS', type: 'integer', minimum: 1, maximum: 3600, default: 60 },
   bodyLimitBytes: { env: 'BODY_LIMIT_BYTES', type: 'integer', minimum: 1024, default: 1048576 },

@@ -22,6 +22,7 @@ export class GatewayService {
     readonly cfg: GatewayConfig,
     private readonly mongo: Connection,
     private readonly redis: Redis,
+    private readonly keyCache: KeyCache,
     private readonly http: RunningHttpServer,
   ) {}
 
@@ -35,6 +36,8 @@ export class GatewayService {
     await syncIndexes(mongo);
     const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
     const repo = new WorkspaceRepository(models);
+    const keyCache = new KeyCache(redis, { ttlSeconds: cfg.keyCacheTtlSeconds, localTtlMs: cfg.keyLocalCacheMs });
+    await keyCache.listen();
     const proxies: Record<UpstreamName, RequestHandler> = {
       posts: proxyTo('posts', cfg.postsUrl, cfg.proxyTimeoutMs),
       media: proxyTo('media', cfg.mediaUrl, cfg.proxyTimeoutMs),
@@ -43,7 +46,7 @@ export class GatewayService {
     };
     let service: GatewayService | undefined;
     const app = createGatewayApp({
-      authenticator: new Authenticator(repo, new KeyCache(redis, cfg.keyCacheTtlSeconds)),
+      authenticator: new Authenticator(repo, keyCache),
       rateLimiter: new RateLimiter(redis, cfg.rateLimitWindowSeconds),
       limitFor: (plan) => cfg.plans[plan]?.requestsPerWindow ?? cfg.rateLimitRequests,
       proxies,
@@ -56,7 +59,7 @@ export class GatewayService {
       isDraining: () => service?.draining ?? false,
     });
     const http = await listen(app, cfg.port, cfg.host);
-    service = new GatewayService(cfg, mongo, redis, http);
+    service = new GatewayService(cfg, mongo, redis, keyCache, http);
     log.info('gateway listening', { host: cfg.host, port: http.port });
     return service;
   }
@@ -64,6 +67,7 @@ export class GatewayService {
   async destroy(): Promise<void> {
     this.draining = true;
     await this.http.close(this.cfg.shutdownGraceMs);
+    await this.keyCache.close();
     this.redis.disconnect();
     await closeMongo(this.mongo);
   }

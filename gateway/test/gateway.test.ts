@@ -51,7 +51,7 @@ beforeAll(async () => {
   mongo = await connectMongo({ url: cfg.mongoUrl, dbName: gatewayDbName(cfg) });
   redis = new Redis(cfg.redisUrl);
   repo = new WorkspaceRepository(gatewayModels(mongo));
-  keyCache = new KeyCache(redis, 60);
+  keyCache = new KeyCache(redis, { ttlSeconds: 60 });
 });
 
 afterAll(async () => {
@@ -72,7 +72,7 @@ const creds = (k: { apiId: string; apiKey: string }) => ({ 'X-API-ID': k.apiId, 
 describe('gateway authentication', () => {
   it('answers missing headers, an unknown id and a wrong key with the same 401 body', async () => {
     const key = await newKey();
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       {},
       { 'X-API-ID': key.apiId },
       { 'X-API-ID': 'aid_unknown', 'X-API-KEY': key.apiKey },
@@ -109,8 +109,9 @@ describe('gateway authentication', () => {
     });
   });
 
-  it('refuses a revoked key at once, even when it was cached', async () => {
+  it('refuses a revoked key at once, even when it was cached in Redis and in process', async () => {
     const key = await newKey();
+    expect((await fetch(`${base}/v2/labels/`, { headers: creds(key) })).status).toBe(200);
     expect((await fetch(`${base}/v2/labels/`, { headers: creds(key) })).status).toBe(200);
     await repo.revokeKey(key.apiId);
     await keyCache.invalidate(key.apiId);

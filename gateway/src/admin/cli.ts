@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     const repo = new WorkspaceRepository(gatewayModels(mongo));
     const out = await runCommand(args, {
       repo,
-      keyCache: new KeyCache(redis, cfg.keyCacheTtlSeconds),
+      keyCache: new KeyCache(redis, { ttlSeconds: cfg.keyCacheTtlSeconds }),
       plans: Object.keys(cfg.plans),
       defaultPlan: cfg.defaultPlan,
       env: process.env,

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from '@social/errors';
 
@@ -13,6 +14,18 @@ export interface InternalClaims {
 }
 
 const ISSUER = 'social-gateway';
+
+// Given a string secret, jsonwebtoken first tries to parse it as a PEM private key (and fails) on
+// every call, which costs about a millisecond; a cached KeyObject skips that.
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
 const ALGORITHM = 'HS256';
 
 export interface SignOptions {
@@ -27,7 +40,7 @@ export function signInternalToken(claims: InternalClaims, opts: SignOptions): st
   const payload: Record<string, unknown> = { ws: claims.workspaceId };
   if (claims.requestId) payload['rid'] = claims.requestId;
   if (claims.plan) payload['plan'] = claims.plan;
-  return jwt.sign(payload, opts.secret, {
+  return jwt.sign(payload, keyOf(opts.secret), {
     algorithm: ALGORITHM,
     audience: opts.audience,
     issuer: opts.issuer ?? ISSUER,
@@ -49,7 +62,7 @@ export class InvalidInternalTokenError extends AppError {
 export function verifyInternalToken(token: string, opts: VerifyOptions): InternalClaims {
   let decoded: jwt.JwtPayload;
   try {
-    const out = jwt.verify(token, opts.secret, { algorithms: [ALGORITHM], audience: opts.audience });
+    const out = jwt.verify(token, keyOf(opts.secret), { algorithms: [ALGORITHM], audience: opts.audience });
     if (typeof out === 'string') throw new Error('unexpected string payload');
     decoded = out;
   } catch (err) {

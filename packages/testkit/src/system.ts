@@ -32,7 +32,8 @@ export class TestSystem {
   ) {}
 
   static async start(overrides: Record<string, string> = {}, only?: string[]): Promise<TestSystem> {
-    const env = testEnv(overrides);
+    // Processes log at info (kept in memory, shown on failure) so tests can follow a request id.
+    const env = testEnv({ LOG_LEVEL: 'info', ...overrides });
     const ports = new Map<string, number>();
     const specs = SPECS.filter((s) => !only || only.includes(s.name));
     for (const s of specs) {

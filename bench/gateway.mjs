@@ -1,0 +1,80 @@
+// `pnpm bench gateway`: GET /labels/ through the gateway vs directly against the posts service,
+// side by side in one run (interleaved rounds, so machine noise hits both alike).
+import { createRequire } from 'node:module';
+import { load, table, fmt } from './lib/load.mjs';
+
+const require = createRequire(import.meta.url);
+const { TestSystem } = require('../packages/testkit/dist');
+const { signInternalToken } = require('../packages/internal-auth/dist');
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+
+const PLANS = JSON.stringify({ free: { competitors: 5 }, bench: { competitors: 5, requestsPerWindow: 100000000 } });
+console.error('starting posts and gateway...');
+const system = await TestSystem.start({ PLANS, LOG_LEVEL: 'warn' }, ['posts', 'gateway']);
+try {
+  const creds = await system.admin(['workspace', 'create', '--name', 'bench', '--plan', 'bench', '--json']);
+  const apiHeaders = { 'X-API-ID': creds.apiId, 'X-API-KEY': creds.apiKey };
+  for (let i = 0; i < 20; i++) {
+    await fetch(`${system.gatewayUrl}/v2/labels`, {
+      method: 'POST',
+      headers: { ...apiHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `label ${i}` }),
+    });
+  }
+  const internal = () => ({
+    authorization: `Bearer ${signInternalToken({ workspaceId: creds.workspaceId }, { secret: system.env.INTERNAL_JWT_SECRET, audience: 'posts', ttlSeconds: 3600 })}`,
+  });
+  const targets = {
+    direct: { url: `${system.url('posts')}/v2/labels/?take=20`, headers: internal() },
+    gateway: { url: `${system.gatewayUrl}/v2/labels/?take=20`, headers: apiHeaders },
+  };
+  console.error('warming up...');
+  for (const t of Object.values(targets)) await load({ ...t, connections: CONNECTIONS, seconds: 2 });
+
+  // Latency at 1 connection shows what the gateway adds without queueing; throughput at
+  // CONNECTIONS shows how much of the direct capacity survives it.
+  const scenarios = [
+    { label: 'latency', connections: 1 },
+    { label: 'throughput', connections: CONNECTIONS },
+  ];
+  const results = {};
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const sc of scenarios) {
+      for (const [name, t] of Object.entries(targets)) {
+        console.error(`round ${round}/${ROUNDS}: ${name}, ${sc.connections} connection(s), ${SECONDS} s`);
+        (results[`${sc.label}:${name}`] ??= []).push(await load({ ...t, connections: sc.connections, seconds: SECONDS }));
+      }
+    }
+  }
+  const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
+  const summary = {};
+  const rows = [];
+  for (const sc of scenarios) {
+    for (const name of Object.keys(targets)) {
+      const list = results[`${sc.label}:${name}`];
+      const s = { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99') };
+      summary[`${sc.label}:${name}`] = s;
+      rows.push({
+        path: name === 'gateway' ? 'gateway → posts' : 'posts (direct)',
+        connections: sc.connections,
+        'req/s': fmt(s.rps, 0),
+        'p50 ms': fmt(s.p50, 3),
+        'p99 ms': fmt(s.p99, 3),
+        statuses: JSON.stringify(Object.assign({}, ...list.map((r) => r.statuses))),
+      });
+    }
+  }
+  console.log(`\nGET /v2/labels/?take=20 (20 labels), ${ROUNDS} interleaved rounds of ${SECONDS} s\n`);
+  console.log(table(rows, ['path', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'statuses']));
+  const added = summary['latency:gateway'].p50 - summary['latency:direct'].p50;
+  const kept = (summary['throughput:gateway'].rps / summary['throughput:direct'].rps) * 100;
+  console.log(
+    `\ngateway adds ${fmt(added, 3)} ms at p50 with 1 connection (goal < 1 ms: ${added < 1 ? 'met' : 'not met'}); ` +
+      `keeps ${fmt(kept, 0)}% of direct throughput at ${CONNECTIONS} connections (goal >= 60%: ${kept >= 60 ? 'met' : 'not met'})`,
+  );
+} finally {
+  await system.destroy();
+}

@@ -1,0 +1,6 @@
+export * from './broker';
+export * from './envelope';
+export * from './idempotent';
+export * from './permanent-error';
+export * from './retry-delay';
+export * from './topology';

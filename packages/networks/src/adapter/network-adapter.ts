@@ -1,0 +1,155 @@
+import type { NetworkCode } from '../catalog/network-codes';
+import type { NetworkPostFormat, NetworkPostType, PostType } from '../catalog/types';
+
+export interface PublishMedia {
+  mimeType: string;
+  /** Where the network can fetch the file (e.g. a signed storage URL). */
+  url?: string;
+  /** For networks that take an upload instead of a URL; called at most once per publish. */
+  fetchBytes?: () => Promise<Uint8Array>;
+  sizeBytes?: number | null;
+  durationSec?: number | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+export interface PublishLink {
+  link: string;
+  title?: string | null;
+  description?: string | null;
+  imageUrl?: string | null;
+}
+
+export interface PublishPost {
+  type: PostType;
+  caption: string | null;
+  firstComment: string | null;
+  media: PublishMedia[];
+  links: PublishLink[];
+  /** The network object of the post (spec 2.2), passed through as given. */
+  settings: Record<string, unknown> | null;
+}
+
+export interface AccountRef {
+  net: NetworkCode;
+  /** The network's id of the connected (own) account acting. */
+  accountId: string;
+  accessToken: string;
+}
+
+export interface PublishInput extends AccountRef {
+  /** Sent as the network-side idempotency key: the same key never creates a second post. */
+  idempotencyKey: string;
+  post: PublishPost;
+}
+
+export interface PublishResult {
+  networkPostId: string;
+  publishedAt: string;
+  /** True when the network answered from an earlier publish with the same key. */
+  replayed?: boolean;
+}
+
+export interface LookupPublishedInput extends AccountRef {
+  idempotencyKey: string;
+}
+
+export type ProfileKind = 'own' | 'business' | 'creator' | 'personal';
+
+export interface NetworkProfile {
+  id: string;
+  name: string;
+  username: string;
+  picture: string;
+  kind: ProfileKind;
+  followers: number;
+}
+
+export interface SearchProfilesInput extends AccountRef {
+  query: string;
+}
+
+export interface SearchProfilesResult {
+  items: NetworkProfile[];
+  /**
+   * True when the query is exactly the username of a personal account, which username-search
+   * networks never return (spec 4.1: area=insights then answers 400).
+   */
+  personalAccountMatch: boolean;
+}
+
+export interface ProfileInfoInput {
+  net: NetworkCode;
+  profileId: string;
+  /** A connected account's token; without it only public profiles are visible. */
+  accessToken?: string;
+}
+
+export interface MetricsInput {
+  net: NetworkCode;
+  /** The account whose metrics are read. */
+  accountId: string;
+  /**
+   * The account's own token gives every served metric; another account's token (or none) reads it
+   * as a public profile (competitors), limited to public metrics.
+   */
+  accessToken?: string;
+  /** Inclusive dates, YYYY-MM-DD (UTC). */
+  since: string;
+  until: string;
+  metrics: string[];
+}
+
+export type UnavailableReason = 'NOT_API_SUPPORTED' | 'FORMULA' | 'NOT_PUBLIC';
+
+export interface UnavailableMetric {
+  metric: string;
+  reason: UnavailableReason;
+}
+
+export interface DailyMetricsResult {
+  /** One entry per day that has data, oldest first. A metric missing from a day has no value
+   *  for it (e.g. after its deprecation date). */
+  days: { date: string; values: Record<string, number> }[];
+  unavailable: UnavailableMetric[];
+}
+
+export interface PostMetricsInput extends MetricsInput {
+  /** From a previous page's `nextCursor`. */
+  cursor?: string;
+  limit?: number;
+}
+
+export interface NetworkPostMetrics {
+  id: string;
+  type: NetworkPostType;
+  format: NetworkPostFormat;
+  caption: string;
+  url: string;
+  picture: string | null;
+  publishedAt: string;
+  values: Record<string, number>;
+}
+
+export interface PostMetricsResult {
+  /** Posts published between since and until, newest first. */
+  posts: NetworkPostMetrics[];
+  nextCursor: string | null;
+  unavailable: UnavailableMetric[];
+}
+
+/**
+ * Everything the services need from a social network. Every method throws NetworkError (never a
+ * raw transport error), so callers branch on `kind` and `retryable` only.
+ */
+export interface NetworkAdapter {
+  publish(input: PublishInput): Promise<PublishResult>;
+  /** Reconciles an UNKNOWN_OUTCOME: the post published under this key, or null if there is none. */
+  lookupPublished(input: LookupPublishedInput): Promise<PublishResult | null>;
+  searchProfiles(input: SearchProfilesInput): Promise<SearchProfilesResult>;
+  profileInfo(input: ProfileInfoInput): Promise<NetworkProfile>;
+  dailyMetrics(input: MetricsInput): Promise<DailyMetricsResult>;
+  postMetrics(input: PostMetricsInput): Promise<PostMetricsResult>;
+  /** Releases sockets; call from the service's destroy(). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,11 @@
+export * from './catalog/network-codes';
+export * from './catalog/types';
+export { NETWORKS } from './catalog/networks.catalog';
+export { METRICS } from './catalog/metrics.catalog';
+export * from './catalog/catalog';
+export * from './catalog/content-rules';
+export * from './adapter/network-adapter';
+export * from './adapter/network-error';
+export { errorFromResponse, errorFromTransport, parseRetryAfter } from './adapter/classify-http';
+export { SandboxAdapter, type SandboxAdapterOptions } from './sandbox/sandbox-adapter';
+export * from './create-network-adapter';

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isNetworkError, NetworkError } from '../adapter/network-error';
+import { parseRetryAfter } from '../adapter/classify-http';
+import { createNetworkAdapter } from '../create-network-adapter';
+import { SandboxAdapter } from './sandbox-adapter';
+
+// A scripted stand-in for the sandbox, so each answer (or silence) is exactly what a test needs.
+type Handler = (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void;
+let handler: Handler;
+let server: http.Server;
+let baseUrl: string;
+const seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+      handler(req, body, res);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+beforeEach(() => {
+  seen.length = 0;
+});
+
+const reply = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, _b, res) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+};
+const errorReply = (status: number, code: string, headers: Record<string, string> = {}) =>
+  reply(status, { error: { code, message: `sandbox says ${code}`, details: [{ path: '/caption', message: 'too long' }] } }, headers);
+
+const publishInput = {
+  net: 'microblogNet' as const,
+  accountId: 'mb-own-1',
+  accessToken: 'tok',
+  idempotencyKey: 'pub-1',
+  post: { type: 'STATUS' as const, caption: 'hello', firstComment: null, media: [], links: [], settings: null },
+};
+const metricsInput = { net: 'generalNet' as const, accountId: 'gn-own-1', since: '2026-01-01', until: '2026-01-02', metrics: ['gn-daily-page-fans'] };
+
+async function failure(p: Promise<unknown>): Promise<NetworkError> {
+  try {
+    await p;
+  } catch (err) {
+    if (isNetworkError(err)) return err;
+    throw err;
+  }
+  throw new Error('expected a NetworkError');
+}
+
+describe('SandboxAdapter', () => {
+  let adapter: SandboxAdapter;
+  beforeEach(() => {
+    adapter = new SandboxAdapter({ baseUrl, timeoutMs: 300 });
+  });
+  afterEach(() => adapter.close());
+
+  it('publishes with the token and idempotency key, and says when the answer was a replay', async () => {
+    handler = reply(201, { networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z' });
+    await expect(adapter.publish(publishInput)).resolves.toEqual({ networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z', replayed: false });
+    expect(seen[0]).toMatchObject({ method: 'POST', url: '/sandbox/microblogNet/accounts/mb-own-1/posts' });
+    expect(seen[0]!.headers['authorization']).toBe('Bearer tok');
+    expect(seen[0]!.headers['idempotency-key']).toBe('pub-1');
+    expect(JSON.parse(seen[0]!.body)).toMatchObject({ type: 'STATUS', caption: 'hello', media: [] });
+
+    handler = reply(200, { networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z' });
+    await expect(adapter.publish(publishInput)).resolves.toMatchObject({ networkPostId: 'np-1', replayed: true });
+  });
+
+  it('sends media given as bytes as their size and SHA-256', async () => {
+    handler = reply(201, { networkPostId: 'np-2', publishedAt: '2026-01-01T00:00:00.000Z' });
+    const bytes = new TextEncoder().encode('fake image');
+    await adapter.publish({
+      ...publishInput,
+      post: { ...publishInput.post, type: 'MEDIA', media: [{ mimeType: 'image/png', fetchBytes: async () => bytes }, { mimeType: 'image/jpeg', url: 'https://cdn.example/a.jpg' }] },
+    });
+    expect(JSON.parse(seen[0]!.body).media).toEqual([
+      { mimeType: 'image/png', sha256: createHash('sha256').update(bytes).digest('hex'), sizeBytes: bytes.byteLength },
+      { mimeType: 'image/jpeg', url: 'https://cdn.example/a.jpg' },
+    ]);
+  });
+
+  it('classifies 429 as RATE_LIMITED with the Retry-After delay', async () => {
+    handler = errorReply(429, 'RATE_LIMITED', { 'retry-after': '7' });
+    const err = await failure(adapter.publish(publishInput));
+    expect(err).toMatchObject({ kind: 'RATE_LIMITED', retryable: true, retryAfterMs: 7000, upstreamStatus: 429, code: 'NETWORK_RATE_LIMITED' });
+  });
+
+  it.each([500, 502, 503])('classifies %i as TRANSIENT and retryable', async (status) => {
+    handler = errorReply(status, 'SERVER_ERROR');
+    expect(await failure(adapter.dailyMetrics(metricsInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: status });
+  });
+
+  it('classifies 401 as AUTH_REVOKED, not retryable', async () => {
+    handler = errorReply(401, 'TOKEN_REVOKED');
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'AUTH_REVOKED', retryable: false, upstreamCode: 'TOKEN_REVOKED' });
+  });
+
+  it('classifies 422 and 400 as REJECTED with the network details', async () => {
+    handler = errorReply(422, 'CONTENT_REJECTED');
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({
+      kind: 'REJECTED',
+      retryable: false,
+      details: [{ path: '/caption', message: 'too long' }],
+      message: expect.stringContaining('sandbox says CONTENT_REJECTED'),
+    });
+    handler = errorReply(400, 'VALIDATION_FAILED');
+    expect(await failure(adapter.dailyMetrics(metricsInput))).toMatchObject({ kind: 'REJECTED' });
+  });
+
+  it('returns null from lookupPublished for an unknown key, but NOT_FOUND for an unknown account', async () => {
+    handler = errorReply(404, 'POST_NOT_FOUND');
+    await expect(adapter.lookupPublished({ ...publishInput })).resolves.toBeNull();
+    handler = errorReply(404, 'ACCOUNT_NOT_FOUND');
+    expect(await failure(adapter.lookupPublished({ ...publishInput }))).toMatchObject({ kind: 'NOT_FOUND', retryable: false });
+  });
+
+  it('reports a publish that timed out after it was sent as UNKNOWN_OUTCOME', async () => {
+    handler = () => undefined; // never answers
+    const started = Date.now();
+    const err = await failure(adapter.publish(publishInput));
+    expect(err).toMatchObject({ kind: 'UNKNOWN_OUTCOME', retryable: true, operation: 'publish' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('reports a read that timed out as TRANSIENT', async () => {
+    handler = () => undefined;
+    expect(await failure(adapter.dailyMetrics(metricsInput))).toMatchObject({ kind: 'TRANSIENT', operation: 'dailyMetrics' });
+  });
+
+  it('reports a publish that could not connect as TRANSIENT: nothing was sent', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const offline = new SandboxAdapter({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 1000 });
+    try {
+      expect(await failure(offline.publish(publishInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true });
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it('reports an unreadable success to a publish as UNKNOWN_OUTCOME', async () => {
+    handler = (_req, _b, res) => {
+      res.writeHead(201, { 'content-type': 'text/html' });
+      res.end('<html>ok</html>');
+    };
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'UNKNOWN_OUTCOME', upstreamStatus: 201 });
+  });
+
+  it('sends metric queries and returns the answer', async () => {
+    handler = reply(200, { days: [{ date: '2026-01-01', values: { 'gn-daily-page-fans': 10 } }], unavailable: [] });
+    await expect(adapter.dailyMetrics({ ...metricsInput, accessToken: 't' })).resolves.toEqual({
+      days: [{ date: '2026-01-01', values: { 'gn-daily-page-fans': 10 } }],
+      unavailable: [],
+    });
+    expect(seen[0]!.url).toBe('/sandbox/generalNet/accounts/gn-own-1/metrics/daily?since=2026-01-01&until=2026-01-02&metrics=gn-daily-page-fans');
+    expect(seen[0]!.headers['authorization']).toBe('Bearer t');
+  });
+
+  it('does not count the wait for a free socket against the timeout', async () => {
+    handler = (_req, _b, res) => setTimeout(() => reply(200, { days: [], unavailable: [] })(_req, _b, res), 200);
+    const narrow = new SandboxAdapter({ baseUrl, timeoutMs: 300, maxSockets: 1 });
+    try {
+      // Three calls through one socket: the last waits ~400 ms, but each answer takes only 200 ms.
+      const results = await Promise.all([1, 2, 3].map(() => narrow.dailyMetrics(metricsInput)));
+      expect(results).toHaveLength(3);
+    } finally {
+      await narrow.close();
+    }
+  });
+
+  it('reuses connections (keep-alive)', async () => {
+    handler = reply(200, { days: [], unavailable: [] });
+    await adapter.dailyMetrics(metricsInput);
+    await adapter.dailyMetrics(metricsInput);
+    expect(seen[0]!.headers['connection']).toBe('keep-alive');
+  });
+});
+
+describe('createNetworkAdapter', () => {
+  it('builds the sandbox adapter from config', async () => {
+    const a = createNetworkAdapter({ networkAdapter: 'sandbox', networkSandboxUrl: baseUrl, networkTimeoutMs: 1000, networkMaxSockets: 4 });
+    expect(a).toBeInstanceOf(SandboxAdapter);
+    await a.close();
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads seconds and HTTP dates', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});

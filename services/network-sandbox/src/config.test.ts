@@ -1,0 +1,20 @@
+import { readConfig } from './config';
+
+describe('readConfig', () => {
+  it('defaults to port 8090, admin routes on in development, and a per-prefix database', () => {
+    const cfg = readConfig({});
+    expect(cfg).toMatchObject({ port: 8090, adminEnabled: true, dbName: 'social_network_sandbox', seed: 'social-sandbox' });
+    expect(readConfig({ MONGO_DB_PREFIX: 'x_' }).dbName).toBe('x_network_sandbox');
+  });
+
+  it('turns admin routes off in production unless SANDBOX_ADMIN says otherwise', () => {
+    expect(readConfig({ NODE_ENV: 'production' }).adminEnabled).toBe(false);
+    expect(readConfig({ SANDBOX_ADMIN: 'false' }).adminEnabled).toBe(false);
+    expect(readConfig({ NODE_ENV: 'production', SANDBOX_ADMIN: 'true' }).adminEnabled).toBe(true);
+  });
+
+  it('names a bad variable', () => {
+    expect(() => readConfig({ NETWORK_SANDBOX_PORT: 'abc' })).toThrow(/NETWORK_SANDBOX_PORT/);
+    expect(() => readConfig({ SANDBOX_PUBLIC_URL: 'not a url' })).toThrow(/SANDBOX_PUBLIC_URL/);
+  });
+});

@@ -1,0 +1,59 @@
+import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+
+export const sandboxSpec = {
+  ...commonSpec,
+  ...mongoDbPrefixSpec,
+  port: { env: 'NETWORK_SANDBOX_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8090 },
+  seed: {
+    env: 'SANDBOX_SEED',
+    type: 'string',
+    minLength: 1,
+    default: 'social-sandbox',
+    description: 'Makes every account trait, post and metric value; same seed, same world.',
+  },
+  admin: {
+    env: 'SANDBOX_ADMIN',
+    type: 'boolean',
+    description: 'Mounts /sandbox/admin (failure injection, latency, published posts). Default: on unless NODE_ENV=production.',
+  },
+  nodeEnv: { env: 'NODE_ENV', type: 'string', default: 'development' },
+  publicUrl: {
+    env: 'SANDBOX_PUBLIC_URL',
+    type: 'string',
+    format: 'uri',
+    description: 'Base of picture and post URLs; default http://HOST:PORT of the running sandbox.',
+  },
+} as const satisfies Record<string, VarSpec>;
+
+export interface SandboxConfig {
+  port: number;
+  host: string;
+  mongoUrl: string;
+  dbName: string;
+  seed: string;
+  /** Failure injection must never be reachable in production by accident: off there unless set. */
+  adminEnabled: boolean;
+  production: boolean;
+  publicUrl: string | undefined;
+  internalJwtSecret: string;
+  shutdownGraceMs: number;
+  logLevel: string;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig {
+  const c = loadConfig(sandboxSpec, env);
+  const production = c.nodeEnv === 'production';
+  return {
+    port: c.port,
+    host: c.host,
+    mongoUrl: c.mongoUrl,
+    dbName: `${c.mongoDbPrefix}network_sandbox`,
+    seed: c.seed,
+    adminEnabled: c.admin ?? !production,
+    production,
+    publicUrl: c.publicUrl?.replace(/\/$/, ''),
+    internalJwtSecret: c.internalJwtSecret,
+    shutdownGraceMs: c.shutdownGraceMs,
+    logLevel: c.logLevel,
+  };
+}

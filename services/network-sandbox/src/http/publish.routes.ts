@@ -1,0 +1,107 @@
+import { Router } from 'express';
+import { validationError } from '@social/errors';
+import { asyncHandler, validator } from '@social/http';
+import { POST_TYPES } from '@social/networks';
+import { lookupPublished, type PublishContent, publishPost } from '../domain/publish-post.use-case';
+import type { SandboxContext } from '../domain/sandbox.context';
+import { bearerOf, netOf, param } from './request-helpers';
+
+const nullableString = { type: ['string', 'null'], maxLength: 100_000 };
+
+const publishBody = validator<Partial<PublishContent>>(
+  {
+    type: 'object',
+    additionalProperties: false,
+    required: ['type'],
+    properties: {
+      type: { enum: POST_TYPES },
+      caption: nullableString,
+      firstComment: nullableString,
+      media: {
+        type: 'array',
+        maxItems: 50,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['mimeType'],
+          properties: {
+            mimeType: { type: 'string', pattern: '^[a-z]+/[a-zA-Z0-9.+-]+$' },
+            url: { type: 'string', minLength: 1, maxLength: 4096 },
+            sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+            sizeBytes: { type: 'integer', minimum: 0 },
+            durationSec: { type: 'number', minimum: 0 },
+            width: { type: 'integer', minimum: 0 },
+            height: { type: 'integer', minimum: 0 },
+          },
+        },
+      },
+      links: {
+        type: 'array',
+        maxItems: 10,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['link'],
+          properties: {
+            link: { type: 'string', minLength: 1, maxLength: 2048 },
+            title: nullableString,
+            description: nullableString,
+            imageUrl: nullableString,
+          },
+        },
+      },
+      settings: { type: ['object', 'null'] },
+    },
+  },
+  '/body',
+);
+
+// Printable ASCII without spaces: keys are built by callers from ids and revisions.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function publishRoutes(ctx: SandboxContext): Router {
+  const r = Router();
+
+  r.post(
+    '/sandbox/:net/accounts/:accountId/posts',
+    asyncHandler(async (req, res) => {
+      const net = netOf(req);
+      const key = req.header('idempotency-key');
+      if (!key || !IDEMPOTENCY_KEY.test(key)) {
+        throw validationError([{ path: '/headers/idempotency-key', message: 'send 1 to 255 printable ASCII characters' }]);
+      }
+      const body = publishBody(req.body ?? {});
+      const outcome = await publishPost(ctx, {
+        net,
+        accountId: param(req, 'accountId'),
+        token: bearerOf(req),
+        idempotencyKey: key,
+        content: {
+          type: body.type!,
+          caption: body.caption ?? null,
+          firstComment: body.firstComment ?? null,
+          media: body.media ?? [],
+          links: body.links ?? [],
+          settings: body.settings ?? null,
+        },
+      });
+      res.status(outcome.created ? 201 : 200).json({ networkPostId: outcome.networkPostId, publishedAt: outcome.publishedAt });
+    }),
+  );
+
+  r.get(
+    '/sandbox/:net/accounts/:accountId/posts/by-key/:key',
+    asyncHandler(async (req, res) => {
+      res.json(
+        await lookupPublished(ctx, {
+          net: netOf(req),
+          accountId: param(req, 'accountId'),
+          token: bearerOf(req),
+          idempotencyKey: param(req, 'key'),
+        }),
+      );
+    }),
+  );
+
+  return r;
+}

@@ -1,0 +1,9 @@
+import { runMain } from '@social/runtime';
+import { readConfig } from './config';
+import { NetworkSandboxService } from './network-sandbox-service';
+
+runMain('network-sandbox', async () => {
+  const service = await NetworkSandboxService.create(readConfig());
+  await service.start();
+  return service;
+});

@@ -1,0 +1,3 @@
+import { createLogger, type Logger } from '@social/logger';
+
+export const log: Logger = createLogger('network-sandbox');

@@ -1,0 +1,96 @@
+import { setMaxListeners } from 'node:events';
+import { Router } from 'express';
+import { closeMongo, type Connection, connectMongo, isMongoReady, syncIndexes } from '@social/mongo';
+import { createServiceApp, listen, type RunningHttpServer } from '@social/http';
+import type { SandboxConfig } from './config';
+import { AccountRepository } from './data/account.repository';
+import { PublishAttemptRepository } from './data/publish-attempt.repository';
+import { PublishedPostRepository } from './data/published-post.repository';
+import { TokenRepository } from './data/token.repository';
+import { AccessTokens } from './domain/access-tokens';
+import { AccountDirectory } from './domain/account-directory';
+import { FailureInjector } from './domain/failure-injector';
+import type { SandboxContext } from './domain/sandbox.context';
+import { seedAccounts } from './domain/seed-accounts';
+import { sandboxRouter } from './http/sandbox.router';
+import { log } from './logger';
+
+export class NetworkSandboxService {
+  private server: RunningHttpServer | undefined;
+  private draining = false;
+
+  private constructor(
+    readonly cfg: SandboxConfig,
+    private readonly conn: Connection,
+    readonly ctx: SandboxContext,
+    private readonly shutdown: AbortController,
+  ) {}
+
+  /** Connects to the database and seeds the accounts (idempotent upserts), without listening yet. */
+  static async create(cfg: SandboxConfig): Promise<NetworkSandboxService> {
+    const conn = await connectMongo({ url: cfg.mongoUrl, dbName: cfg.dbName });
+    try {
+      const accounts = new AccountRepository(conn);
+      const posts = new PublishedPostRepository(conn);
+      const tokens = new TokenRepository(conn);
+      const attempts = new PublishAttemptRepository(conn);
+      await syncIndexes(conn);
+      await accounts.upsertAll(seedAccounts());
+      const directory = new AccountDirectory(cfg.seed, await accounts.listAll());
+      const shutdown = new AbortController();
+      // Every held response listens for shutdown; hundreds at once are expected, not a leak.
+      setMaxListeners(0, shutdown.signal);
+      let service: NetworkSandboxService | undefined = undefined;
+      const ctx: SandboxContext = {
+        directory,
+        tokens: new AccessTokens(tokens, directory),
+        posts,
+        attempts,
+        failures: new FailureInjector(),
+        publicUrl: () => cfg.publicUrl ?? `http://${cfg.host}:${service?.port ?? cfg.port}`,
+        shutdown: shutdown.signal,
+        now: () => Date.now(),
+      };
+      service = new NetworkSandboxService(cfg, conn, ctx, shutdown);
+      return service;
+    } catch (err) {
+      await closeMongo(conn);
+      throw err;
+    }
+  }
+
+  async start(): Promise<void> {
+    const app = createServiceApp({
+      audience: 'network-sandbox',
+      internalJwtSecret: this.cfg.internalJwtSecret,
+      // Nothing behind internal auth: the sandbox plays external networks, called directly.
+      api: Router(),
+      publicRoutes: sandboxRouter(this.ctx, { admin: this.cfg.adminEnabled }),
+      readiness: [{ name: 'mongo', check: () => isMongoReady(this.conn) }],
+      isDraining: () => this.draining,
+    });
+    this.server = await listen(app, this.cfg.port, this.cfg.host);
+    if (this.cfg.adminEnabled && this.cfg.production) {
+      log.warn('SANDBOX_ADMIN is on in production: anyone reaching the sandbox can inject failures');
+    }
+    log.info('network sandbox listening', { port: this.server.port, admin: this.cfg.adminEnabled, dbName: this.cfg.dbName });
+  }
+
+  /** The bound port (useful with NETWORK_SANDBOX_PORT=0). */
+  get port(): number {
+    if (!this.server) throw new Error('not started');
+    return this.server.port;
+  }
+
+  get url(): string {
+    return `http://${this.cfg.host}:${this.port}`;
+  }
+
+  async destroy(): Promise<void> {
+    this.draining = true;
+    // Ends injected delays so held responses go out now instead of outliving the grace period.
+    this.shutdown.abort();
+    await this.server?.close(this.cfg.shutdownGraceMs);
+    await closeMongo(this.conn);
+  }
+}

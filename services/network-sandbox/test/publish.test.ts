@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import type { PublishInput } from '@social/networks';
+import { rejectionOf, type Sandbox, startSandbox } from './sandbox-harness';
+
+describe('publishing', () => {
+  let sbx: Sandbox;
+  let token: string;
+  let n = 0;
+  const key = () => `test-key-${++n}`;
+
+  beforeAll(async () => {
+    sbx = await startSandbox();
+    token = await sbx.token('microblogNet', 'mb-own-1');
+  });
+  afterAll(() => sbx.stop());
+
+  const input = (idempotencyKey: string, post: Partial<PublishInput['post']> = {}): PublishInput => ({
+    net: 'microblogNet',
+    accountId: 'mb-own-1',
+    accessToken: token,
+    idempotencyKey,
+    post: { type: 'STATUS', caption: 'Hello from the sandbox', firstComment: null, media: [], links: [], settings: null, ...post },
+  });
+  const published = async (idempotencyKey?: string) => {
+    const r = await sbx.http('GET', '/sandbox/admin/published?net=microblogNet&accountId=mb-own-1');
+    expect(r.status).toBe(200);
+    return idempotencyKey ? { ...r.body, items: r.body.items.filter((i: any) => i.idempotencyKey === idempotencyKey), keys: r.body.keys.filter((k: any) => k.idempotencyKey === idempotencyKey) } : r.body;
+  };
+
+  it('publishes once and answers the same result for the same key again', async () => {
+    const k = key();
+    const first = await sbx.adapter.publish(input(k));
+    expect(first).toMatchObject({ networkPostId: expect.stringMatching(/^mb_/), replayed: false });
+    expect(new Date(first.publishedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    const second = await sbx.adapter.publish(input(k));
+    expect(second).toEqual({ ...first, replayed: true });
+    const list = await published(k);
+    expect(list.items).toHaveLength(1);
+    expect(list.keys).toEqual([{ net: 'microblogNet', accountId: 'mb-own-1', idempotencyKey: k, posts: 1, attempts: 2 }]);
+  });
+
+  it('creates exactly one post from 20 concurrent publishes with one key', async () => {
+    const k = key();
+    const results = await Promise.all(Array.from({ length: 20 }, () => sbx.adapter.publish(input(k))));
+    expect(new Set(results.map((r) => r.networkPostId)).size).toBe(1);
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    const list = await published(k);
+    expect(list.items).toHaveLength(1);
+    expect(list.keys[0]).toMatchObject({ posts: 1, attempts: 20 });
+    expect((await published()).duplicateKeys).toEqual([]);
+  });
+
+  it('stores exactly what was published', async () => {
+    const k = key();
+    const media = [
+      { mimeType: 'image/jpeg', url: 'https://storage.example/a.jpg', sizeBytes: 1000, width: 800, height: 600 },
+      { mimeType: 'image/png', fetchBytes: async () => new TextEncoder().encode('png bytes') },
+    ];
+    const r = await sbx.adapter.publish(
+      input(k, {
+        type: 'MEDIA',
+        caption: 'Two pictures 📷',
+        firstComment: 'More in the thread',
+        media,
+        links: [],
+        settings: { replySettings: 'FOLLOWING', poll: null, 'odd.key': { $nested: true } },
+      }),
+    );
+    const [item] = (await published(k)).items;
+    expect(item).toEqual({
+      networkPostId: r.networkPostId,
+      net: 'microblogNet',
+      accountId: 'mb-own-1',
+      idempotencyKey: k,
+      type: 'MEDIA',
+      caption: 'Two pictures 📷',
+      firstComment: 'More in the thread',
+      media: [
+        { mimeType: 'image/jpeg', url: 'https://storage.example/a.jpg', sizeBytes: 1000, width: 800, height: 600 },
+        { mimeType: 'image/png', sha256: createHash('sha256').update('png bytes').digest('hex'), sizeBytes: 9 },
+      ],
+      links: [],
+      settings: { replySettings: 'FOLLOWING', poll: null, 'odd.key': { $nested: true } },
+      publishedAt: r.publishedAt,
+      attempts: 1,
+    });
+  });
+
+  it('refuses content outside the network rules with 422 and the reasons, creating nothing', async () => {
+    const k = key();
+    const err = await rejectionOf(sbx.adapter.publish(input(k, { caption: 'x'.repeat(281) })));
+    expect(err).toMatchObject({ kind: 'REJECTED', retryable: false, upstreamStatus: 422, upstreamCode: 'CONTENT_REJECTED' });
+    expect(err.details).toEqual([{ path: '/caption', message: 'must be at most 280 characters' }]);
+
+    const mixed = await rejectionOf(sbx.adapter.publish(input(key(), { type: 'MEDIA', caption: 'mix', media: [{ mimeType: 'image/jpeg', url: 'https://s/a' }, { mimeType: 'video/mp4', url: 'https://s/b' }] })));
+    expect(mixed.details).toContainEqual({ path: '/media', message: 'images and videos cannot be combined in one post' });
+    expect((await published(k)).items).toEqual([]);
+  });
+
+  it('applies each network its own rules', async () => {
+    const vdToken = await sbx.token('videoNet', 'vd-own-1');
+    const video = { mimeType: 'video/mp4', url: 'https://s/v.mp4', durationSec: 600 };
+    await expect(
+      sbx.adapter.publish({ net: 'videoNet', accountId: 'vd-own-1', accessToken: vdToken, idempotencyKey: key(), post: { type: 'MEDIA', caption: 'Watch', firstComment: null, media: [video], links: [], settings: { title: 'My video' } } }),
+    ).resolves.toMatchObject({ networkPostId: expect.stringMatching(/^vd_/) });
+    const longTitle = await rejectionOf(
+      sbx.adapter.publish({ net: 'videoNet', accountId: 'vd-own-1', accessToken: vdToken, idempotencyKey: key(), post: { type: 'MEDIA', caption: 'Watch', firstComment: null, media: [video], links: [], settings: { title: 't'.repeat(101) } } }),
+    );
+    expect(longTitle.details).toEqual([{ path: '/settings/title', message: 'must be at most 100 characters' }]);
+  });
+
+  it('refuses a used key with other content (409), and publishing to adNet', async () => {
+    const k = key();
+    await sbx.adapter.publish(input(k));
+    expect(await rejectionOf(sbx.adapter.publish(input(k, { caption: 'something else' })))).toMatchObject({ kind: 'REJECTED', upstreamStatus: 409, upstreamCode: 'IDEMPOTENCY_KEY_REUSED' });
+    const adToken = await sbx.token('adNet', 'ad-own-1');
+    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), net: 'adNet', accountId: 'ad-own-1', accessToken: adToken }))).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
+  });
+
+  it('requires an Idempotency-Key and a token of the account', async () => {
+    const noKey = await sbx.http('POST', '/sandbox/microblogNet/accounts/mb-own-1/posts', { type: 'STATUS', caption: 'x' }, { authorization: `Bearer ${token}` });
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.error.details[0].path).toBe('/headers/idempotency-key');
+    const other = await sbx.token('microblogNet', 'mb-own-2');
+    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accessToken: other }))).toMatchObject({ kind: 'AUTH_REVOKED', upstreamCode: 'TOKEN_INVALID' });
+    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accessToken: 'sbx_made_up' }))).toMatchObject({ kind: 'AUTH_REVOKED' });
+    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accountId: 'mb-own-99' }))).toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('reconciles by key: the published post, or null when nothing was published', async () => {
+    const k = key();
+    const r = await sbx.adapter.publish(input(k));
+    await expect(sbx.adapter.lookupPublished({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: k })).resolves.toEqual({ networkPostId: r.networkPostId, publishedAt: r.publishedAt });
+    await expect(sbx.adapter.lookupPublished({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: 'never-used' })).resolves.toBeNull();
+  });
+
+  it('serves hundreds of concurrent publishes while each takes 100 ms', async () => {
+    expect((await sbx.http('POST', '/sandbox/admin/latency', { publishMs: 100 })).body).toEqual({ publishMs: 100 });
+    try {
+      const started = Date.now();
+      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => sbx.adapter.publish(input(`bulk-${i}`, { caption: `bulk ${i}` }))));
+      const elapsed = Date.now() - started;
+      expect(new Set(results.map((r) => r.networkPostId)).size).toBe(300);
+      // Serially this would take 30 s; concurrently it must be a small multiple of one publish.
+      expect(elapsed).toBeLessThan(10_000);
+    } finally {
+      await sbx.http('POST', '/sandbox/admin/latency', { publishMs: 0 });
+    }
+  });
+});
