@@ -49,7 +49,8 @@ describe('POST /posts', () => {
     const res = await h.call(WS, 'POST', '/posts', {
       type: 'MEDIA',
       profileIds: ['p-gen', 'p-vid'],
-      captions: [{ plainText: 'Common', net: null, firstComment: { plainText: 'first!' } }],
+      // videoNet has no first comments, so the first comment is generalNet's own.
+      captions: [{ plainText: 'Common', net: null }, { plainText: 'Gen', net: 'generalNet', firstComment: { plainText: 'first!' } }],
       medias: [
         { mediaFiles: [{ mediaLibId: 'm-img' }], net: 'generalNet' },
         { mediaFiles: [{ mediaLibId: 'm-vid' }], net: 'videoNet' },
@@ -67,6 +68,10 @@ describe('POST /posts', () => {
     expect(post.medias).toEqual([
       { id: 'm-img', url: 'http://storage.test/m-img?sig=abc', type: 'image/jpeg', net: { code: 'generalNet', name: 'General Net' } },
       { id: 'm-vid', url: 'http://storage.test/m-vid?sig=abc', type: 'video/mp4', net: { code: 'videoNet', name: 'Video Net' } },
+    ]);
+    expect(post.captions).toEqual([
+      { plainText: 'Common', net: null, firstComment: null },
+      { plainText: 'Gen', net: { code: 'generalNet', name: 'General Net' }, firstComment: { plainText: 'first!' } },
     ]);
     expect(post.labels).toEqual([label]);
     expect(post.briefing).toEqual({ markdown: '# Brief' });
@@ -97,6 +102,8 @@ describe('POST /posts', () => {
         '/profileIds/2',
         '/labelIds/0',
         '/captions/0/net',
+        // generalNet gets no caption at all (the only one is photoNet's): a STATUS needs text.
+        '/captions',
         '/listingNet',
         '/listingNet/title',
         '/listingNet/startAt',

@@ -7,8 +7,10 @@ const FUTURE = '2031-06-01T10:00:00.000Z';
 beforeAll(async () => {
   h = await startHarness();
   h.profiles.add(WS, { id: 'p1', net: 'generalNet' });
-  h.profiles.add(WS, { id: 'p2', net: 'videoNet' });
+  h.profiles.add(WS, { id: 'p2', net: 'conversationNet' });
+  h.profiles.add(WS, { id: 'p-video', net: 'videoNet' });
   h.media.add(WS, { id: 'img', mime: 'image/png' });
+  h.media.add(WS, { id: 'vid', mime: 'video/mp4' });
 });
 afterAll(() => h?.stop());
 
@@ -37,9 +39,9 @@ describe('PUT /posts/{id}', () => {
 
   it('replaces arrays whole instead of merging them', async () => {
     const post = await create({ type: 'STATUS', profileIds: ['p1', 'p2'], captions: [{ plainText: 'common' }, { plainText: 'gen', net: 'generalNet' }] });
-    const res = await put(post.id, { captions: [{ plainText: 'only video', net: 'videoNet' }], profileIds: ['p2'] });
+    const res = await put(post.id, { captions: [{ plainText: 'only conversation', net: 'conversationNet' }], profileIds: ['p2'] });
     expect(res.status).toBe(200);
-    expect(res.body.captions).toEqual([{ plainText: 'only video', net: { code: 'videoNet', name: 'Video Net' }, firstComment: null }]);
+    expect(res.body.captions).toEqual([{ plainText: 'only conversation', net: { code: 'conversationNet', name: 'Conversation Net' }, firstComment: null }]);
     expect(res.body.profiles.map((p: any) => p.id)).toEqual(['p2']);
   });
 
@@ -72,7 +74,7 @@ describe('PUT /posts/{id}', () => {
   });
 
   it('removes a network object given as null', async () => {
-    const post = await create({ type: 'STATUS', profileIds: ['p2'], captions: [{ plainText: 'x' }], videoNet: { title: 'T', madeForKids: true } });
+    const post = await create({ type: 'REEL', profileIds: ['p-video'], medias: [{ mediaFiles: [{ mediaLibId: 'vid' }] }], captions: [{ plainText: 'x' }], videoNet: { title: 'T', madeForKids: true } });
     expect(post.videoNet).toMatchObject({ title: 'T', madeForKids: true });
     const res = await put(post.id, { videoNet: null });
     expect(res.body.videoNet).toEqual({ madeForKids: false, containsSyntheticMedia: false, notifySubscribers: true });

@@ -97,7 +97,11 @@ describe('per-network captions, medias, links and settings', () => {
   const gen = { profileIds: ['p-generalNet'] };
   it.each<[string, Partial<PostContent>, string[]]>([
     ['a caption for a targeted network', { ...gen, captions: [{ plainText: 'x', firstComment: null, net: 'generalNet' }] }, []],
-    ['a caption for a network not targeted', { ...gen, captions: [{ plainText: 'x', firstComment: null, net: 'photoNet' }] }, ['/captions/0/net']],
+    [
+      'a caption for a network not targeted',
+      { ...gen, captions: [{ plainText: 'x', firstComment: null, net: null }, { plainText: 'x', firstComment: null, net: 'photoNet' }] },
+      ['/captions/1/net'],
+    ],
     ['two common captions', { captions: [{ plainText: 'a', firstComment: null, net: null }, { plainText: 'b', firstComment: null, net: null }] }, ['/captions/1/net']],
     [
       'two captions for one network',
@@ -107,7 +111,7 @@ describe('per-network captions, medias, links and settings', () => {
     ['a media group for a network not targeted', { type: 'MEDIA', medias: [{ mediaFiles: [{ mediaLibId: 'img' }], net: 'videoNet' }] }, ['/medias/0/net']],
     ['a link for a network not targeted', { type: 'LINK', links: [link({ net: 'microblogNet' })] }, ['/links/0/net']],
     ['settings of a network not targeted', { ...gen, networks: { videoNet: { title: 't' } } }, ['/videoNet']],
-    ['settings of a targeted network', { profileIds: ['p-videoNet'], networks: { videoNet: { title: 't' } } }, []],
+    ['settings of a targeted network', { type: 'REEL', medias: [files('vid')], profileIds: ['p-videoNet'], networks: { videoNet: { title: 't' } } }, []],
   ])('%s → %j', (_name, over, expected) => {
     expect(check(over)).toEqual(expected);
   });

@@ -67,8 +67,11 @@ export function checkPost(p: PostContent, ctx: RuleContext): ErrorDetail[] {
     const o = p.networks[net];
     if (o) out.push(...networkObjectRules(net, o));
   }
-  const owned = new Set(out.map((d) => d.path));
-  out.push(...catalogRules(p, ctx, targeted).filter((d) => !owned.has(d.path)));
+  // A problem posts already reported for a field covers what the catalog finds in it (e.g. a
+  // STATUS post with medias is one problem, not one more per targeted network).
+  const owned = out.map((d) => d.path);
+  const covered = (path: string) => owned.some((o) => path === o || path.startsWith(`${o}/`));
+  out.push(...catalogRules(p, ctx, targeted).filter((d) => !covered(d.path)));
   return out;
 }
 
