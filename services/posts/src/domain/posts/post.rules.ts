@@ -216,7 +216,10 @@ function catalogRules(p: PostContent, ctx: RuleContext, targeted: Set<NetworkKey
       links,
       settings: p.networks[net] ?? null,
     });
+    // With some of its files unusable (already reported) the group's counts mean nothing yet.
+    const someRejected = fileIndex.length < files.length;
     for (const v of violations) {
+      if (someRejected && v.path.startsWith('/media')) continue;
       const path = requestPath(v, net, captionIndex, groupIndex, fileIndex);
       const key = `${path}\0${v.message}`;
       const g = grouped.get(key);
