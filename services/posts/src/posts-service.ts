@@ -7,6 +7,7 @@ import { grpcMediaDirectory, type MediaDirectory } from './clients/media.client'
 import { grpcProfileDirectory, type ProfileDirectory } from './clients/profiles.client';
 import { postsDbName, type PostsConfig } from './config';
 import { LabelRepository } from './data/label.repository';
+import { PostListIndex } from './data/post-list.index';
 import { PostRepository } from './data/post.repository';
 import { PostsUseCases } from './domain/posts/posts.use-cases';
 import { postsGrpcServer } from './grpc';
@@ -37,7 +38,8 @@ export class PostsService {
     const neighbourOpts = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
     const media: MediaDirectory = grpcMediaDirectory(cfg.mediaGrpcUrl, neighbourOpts);
     const profiles: ProfileDirectory = grpcProfileDirectory(cfg.competitorsGrpcUrl, neighbourOpts);
-    const useCases = new PostsUseCases({ posts, labels, media, profiles });
+    const listIndex = new PostListIndex(posts, cfg.listCacheEntries);
+    const useCases = new PostsUseCases({ posts, listIndex, labels, media, profiles });
 
     const api = Router();
     api.use(labelsRoutes(labels));

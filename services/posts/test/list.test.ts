@@ -113,3 +113,31 @@ describe('GET /posts', () => {
     expect(paths(res.body).sort()).toEqual(['/query/since', '/query/take', '/query/types']);
   });
 });
+
+describe('GET /posts with several replicas', () => {
+  it('lists what another replica wrote, updated, archived and deleted, at once', async () => {
+    const { internalHeaders } = await import('@social/testkit');
+    const { loadPostsConfig } = await import('../src/config');
+    const { PostsService } = await import('../src/posts-service');
+    const other = await PostsService.create(loadPostsConfig(h.env));
+    const viaOther = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`http://127.0.0.1:${other.port}/v2${path}`, { method, headers: internalHeaders('posts', 'ws-replicas'), ...(body ? { body: JSON.stringify(body) } : {}) });
+      return res.json();
+    };
+    const listHere = async () => (await h.call('ws-replicas', 'GET', '/posts')).body;
+    try {
+      const a = await viaOther('POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'from the other replica' }], publishAt: '2030-01-01T00:00:00.000Z' });
+      expect((await listHere()).items.map((p: { id: string }) => p.id)).toEqual([a.id]);
+      const b = (await h.call('ws-replicas', 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'here' }], publishAt: '2030-02-01T00:00:00.000Z' })).body;
+      expect((await viaOther('GET', '/posts')).items.map((p: { id: string }) => p.id)).toEqual([b.id, a.id]);
+      await viaOther('PUT', `/posts/${a.id}`, { publishAt: '2030-03-01T00:00:00.000Z', captions: [{ plainText: 'moved' }] });
+      expect((await listHere()).items.map((p: { captions: { plainText: string }[] }) => p.captions[0]!.plainText)).toEqual(['moved', 'here']);
+      await viaOther('PATCH', `/posts/${b.id}/stage/archive`);
+      expect((await listHere()).total).toBe(1);
+      await viaOther('DELETE', `/posts/${a.id}`);
+      expect(await listHere()).toEqual({ items: [], total: 0, skip: 0, take: 20 });
+    } finally {
+      await other.destroy();
+    }
+  });
+});

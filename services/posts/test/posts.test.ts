@@ -213,7 +213,7 @@ describe('neighbour services', () => {
   });
 
   it('answers 503 when media does not answer within the deadline', async () => {
-    h.media.delayMs = 1500;
+    h.media.delayMs = 3000;
     try {
       const res = await h.call(WS, 'POST', '/posts', { type: 'MEDIA', medias: [{ mediaFiles: [{ mediaLibId: 'm-img' }] }] });
       expect(res.status).toBe(503);

@@ -1,7 +1,20 @@
-import type { Connection, FilterQuery, Model } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord, PostType, Stage } from '../domain/posts/post.types';
+import { newId } from './ids';
 import { postModel, type PostDoc } from './post.model';
+import type { ListEntry } from './post-list.index';
+
+interface GenerationDoc {
+  _id: string;
+  generation: string;
+}
+const generationSchema = new Schema<GenerationDoc>(
+  { _id: { type: String, required: true }, generation: { type: String, required: true } },
+  { versionKey: false, collection: 'post_list_generations' },
+);
+const generationModel = (conn: Connection) =>
+  (conn.models['PostListGeneration'] as Model<GenerationDoc> | undefined) ?? conn.model<GenerationDoc>('PostListGeneration', generationSchema);
 
 export interface PostFilter {
   since?: Date;
@@ -13,8 +26,6 @@ export interface PostFilter {
   labelIds?: string[];
   search?: string;
 }
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function toRecord(d: PostDoc): PostRecord {
   const { _id, profileNetList, archived: _a, sortAt: _s, searchText: _t, mediaLibIds: _m, ...rest } = d;
@@ -49,13 +60,16 @@ function toDoc(r: PostRecord): PostDoc {
 
 export class PostRepository {
   private readonly model: Model<PostDoc>;
+  private readonly generations: Model<GenerationDoc>;
 
   constructor(conn: Connection) {
     this.model = postModel(conn);
+    this.generations = generationModel(conn);
   }
 
   async insert(post: PostRecord): Promise<void> {
     await this.model.create(toDoc(post));
+    await this.bumpListGeneration(post.workspaceId);
   }
 
   async get(workspaceId: string, id: string): Promise<PostRecord | null> {
@@ -69,30 +83,51 @@ export class PostRepository {
    */
   async replace(post: PostRecord, expectedVersion: number): Promise<boolean> {
     const res = await this.model.replaceOne({ workspaceId: post.workspaceId, _id: post.id, version: expectedVersion }, toDoc(post));
-    return res.matchedCount === 1;
+    if (res.matchedCount !== 1) return false;
+    await this.bumpListGeneration(post.workspaceId);
+    return true;
   }
 
   async delete(workspaceId: string, id: string, expectedVersion: number): Promise<boolean> {
     const res = await this.model.deleteOne({ workspaceId, _id: id, version: expectedVersion });
-    return res.deletedCount === 1;
+    if (res.deletedCount !== 1) return false;
+    await this.bumpListGeneration(workspaceId);
+    return true;
   }
 
-  /** Newest first by publishAt (createdAt for posts without one), then by id: a stable order for paging. */
-  async list(workspaceId: string, f: PostFilter, page: { skip: number; take: number }): Promise<{ items: PostRecord[]; total: number }> {
-    const q: FilterQuery<PostDoc> = { workspaceId };
-    if (!f.stages) q.archived = false;
-    else if (f.stages.length === 1) q.stage = f.stages[0];
-    else q.stage = { $in: f.stages };
-    if (f.types) q.type = f.types.length === 1 ? f.types[0] : { $in: f.types };
-    if (f.since || f.until) q.publishAt = { ...(f.since ? { $gte: f.since } : {}), ...(f.until ? { $lt: f.until } : {}) };
-    if (f.profileIds) q.profileIds = { $in: f.profileIds };
-    if (f.labelIds) q.labelIds = { $in: f.labelIds };
-    if (f.search) q.searchText = { $regex: escapeRegex(f.search.toLowerCase()) };
-    const [docs, total] = await Promise.all([
-      this.model.find(q).sort({ sortAt: -1, _id: -1 }).skip(page.skip).limit(page.take).lean<PostDoc[]>(),
-      this.model.countDocuments(q),
-    ]);
-    return { items: docs.map(toRecord), total };
+  /**
+   * Every write to a workspace's posts ends with a fresh generation, after the post itself is
+   * written (see PostListIndex for why that order makes the in-memory list safe).
+   */
+  async bumpListGeneration(workspaceId: string): Promise<void> {
+    await this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true });
+  }
+
+  async listGeneration(workspaceId: string): Promise<string | null> {
+    const doc = await this.generations.findOne({ _id: workspaceId }).lean<GenerationDoc>();
+    return doc?.generation ?? null;
+  }
+
+  /** The list fields of every post of the workspace (one equality query). */
+  async listEntries(workspaceId: string): Promise<ListEntry[]> {
+    const docs = await this.model
+      .find({ workspaceId }, { _id: 1, sortAt: 1, publishAt: 1, stage: 1, type: 1, profileIds: 1, labelIds: 1, searchText: 1 })
+      .lean<Pick<PostDoc, '_id' | 'sortAt' | 'publishAt' | 'stage' | 'type' | 'profileIds' | 'labelIds' | 'searchText'>[]>();
+    return docs.map((d) => ({
+      id: d._id,
+      sortAt: new Date(d.sortAt).getTime(),
+      publishAt: d.publishAt ? new Date(d.publishAt).getTime() : null,
+      stage: d.stage,
+      type: d.type,
+      profileIds: d.profileIds ?? [],
+      labelIds: d.labelIds ?? [],
+      searchText: d.searchText ?? '',
+    }));
+  }
+
+  /** Posts by id in the given order (null where gone); one equality read each, as FerretDB pushes down no $in. */
+  async getMany(workspaceId: string, ids: string[]): Promise<(PostRecord | null)[]> {
+    return Promise.all(ids.map((id) => this.get(workspaceId, id)));
   }
 
   async countMediaUsage(workspaceId: string, mediaId: string): Promise<{ total: number; scheduled: number }> {

@@ -19,7 +19,7 @@ export async function startHarness(extraEnv: Record<string, string> = {}): Promi
   const env = testEnv({
     POSTS_PORT: '0',
     POSTS_GRPC_PORT: '0',
-    POSTS_NEIGHBOUR_DEADLINE_MS: '500',
+    POSTS_NEIGHBOUR_DEADLINE_MS: '2000',
     ...extraEnv,
   });
   let service: PostsService;

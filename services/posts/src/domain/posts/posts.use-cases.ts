@@ -3,6 +3,7 @@ import type { MediaDirectory } from '../../clients/media.client';
 import type { ProfileDirectory } from '../../clients/profiles.client';
 import type { LabelRepository } from '../../data/label.repository';
 import { newId } from '../../data/ids';
+import type { PostListIndex } from '../../data/post-list.index';
 import type { PostFilter, PostRepository } from '../../data/post.repository';
 import { NETWORK_KEYS, type NetworkKey } from './networks';
 import { checkPost, referencedMediaIds, type PostContent, type RuleMode } from './post.rules';
@@ -12,6 +13,7 @@ import { isBeingPublished, nextStage, protectedStage, type StageOperation } from
 
 export interface PostsDeps {
   posts: PostRepository;
+  listIndex: PostListIndex;
   labels: LabelRepository;
   media: MediaDirectory;
   profiles: ProfileDirectory;
@@ -104,7 +106,7 @@ export class PostsUseCases {
   }
 
   async list(workspaceId: string, filter: PostFilter, page: { skip: number; take: number }) {
-    const { items, total } = await this.d.posts.list(workspaceId, filter, page);
+    const { items, total } = await this.d.listIndex.list(workspaceId, filter, page);
     const lookups = await this.lookups(workspaceId, items);
     return { items: items.map((p) => postView(p, lookups)), total, skip: page.skip, take: page.take };
   }
