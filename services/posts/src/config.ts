@@ -9,8 +9,8 @@ export const postsSpec = {
   competitorsGrpcUrl: { env: 'COMPETITORS_GRPC_URL', type: 'string', default: '127.0.0.1:9083' },
   // A neighbour that does not answer within this turns into a 503/504, never a hanging request.
   neighbourDeadlineMs: { env: 'POSTS_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 2000 },
-  // Posts kept in the in-memory list indexes of all workspaces together (about 200 bytes each).
-  listCacheEntries: { env: 'POSTS_LIST_CACHE_ENTRIES', type: 'integer', minimum: 0, default: 500000 },
+  // Posts kept in the in-memory lists of all workspaces together (a few KB each).
+  listCacheEntries: { env: 'POSTS_LIST_CACHE_ENTRIES', type: 'integer', minimum: 0, default: 100000 },
 } as const satisfies Record<string, VarSpec>;
 
 export type PostsConfig = ReturnType<typeof loadPostsConfig>;

@@ -4,9 +4,10 @@ import type { PostFilter, PostRepository } from './post.repository';
 
 const log = createLogger('posts:list-index');
 
-/** What the list filters and sorts on, per post. */
+/** What the list filters and sorts on, per post, with the post itself. */
 export interface ListEntry {
   id: string;
+  post: PostRecord;
   sortAt: number;
   publishAt: number | null;
   stage: string;
@@ -24,8 +25,9 @@ interface Cached {
 /**
  * The list of one workspace's posts, held in memory and checked against the workspace's list
  * generation on every request. Why: on FerretDB only equality filters reach the database, so a
- * sorted page and its `total` each cost a pass over every post of the workspace (~0.3 ms a post);
- * here a request costs one read of the generation, work in memory, and one read per post of the page.
+ * sorted page and its `total` each cost a pass over every post of the workspace (~0.3 ms a post),
+ * and even reading a page by ids costs a query per post (no `$in` pushdown); here a request costs
+ * one read of the generation and work in memory.
  *
  * Correctness across replicas: every write changes the post first and then sets a fresh random
  * generation (PostRepository does both), and an index is built by reading the generation first and
@@ -46,10 +48,7 @@ export class PostListIndex {
   async list(workspaceId: string, f: PostFilter, page: { skip: number; take: number }): Promise<{ items: PostRecord[]; total: number }> {
     const { entries } = await this.current(workspaceId);
     const matching = entries.filter(matcher(f));
-    const ids = matching.slice(page.skip, page.skip + page.take).map((e) => e.id);
-    // A post deleted since the generation was read is simply left out of the page.
-    const items = (await this.repo.getMany(workspaceId, ids)).filter((p): p is PostRecord => p !== null);
-    return { items, total: matching.length };
+    return { items: matching.slice(page.skip, page.skip + page.take).map((e) => e.post), total: matching.length };
   }
 
   private async current(workspaceId: string): Promise<Cached> {

@@ -108,13 +108,12 @@ export class PostRepository {
     return doc?.generation ?? null;
   }
 
-  /** The list fields of every post of the workspace (one equality query). */
+  /** Every post of the workspace with its list fields (one equality query). */
   async listEntries(workspaceId: string): Promise<ListEntry[]> {
-    const docs = await this.model
-      .find({ workspaceId }, { _id: 1, sortAt: 1, publishAt: 1, stage: 1, type: 1, profileIds: 1, labelIds: 1, searchText: 1 })
-      .lean<Pick<PostDoc, '_id' | 'sortAt' | 'publishAt' | 'stage' | 'type' | 'profileIds' | 'labelIds' | 'searchText'>[]>();
+    const docs = await this.model.find({ workspaceId }).lean<PostDoc[]>();
     return docs.map((d) => ({
       id: d._id,
+      post: toRecord(d),
       sortAt: new Date(d.sortAt).getTime(),
       publishAt: d.publishAt ? new Date(d.publishAt).getTime() : null,
       stage: d.stage,
@@ -123,11 +122,6 @@ export class PostRepository {
       labelIds: d.labelIds ?? [],
       searchText: d.searchText ?? '',
     }));
-  }
-
-  /** Posts by id in the given order (null where gone); one equality read each, as FerretDB pushes down no $in. */
-  async getMany(workspaceId: string, ids: string[]): Promise<(PostRecord | null)[]> {
-    return Promise.all(ids.map((id) => this.get(workspaceId, id)));
   }
 
   async countMediaUsage(workspaceId: string, mediaId: string): Promise<{ total: number; scheduled: number }> {
