@@ -8,6 +8,7 @@ import { createNetworkAdapter, type NetworkAdapter } from '@social/networks';
 import { competitorsDbName, type CompetitorsConfig } from './config';
 import { profileAuthRevokedHandler } from './consumers/profile-auth-revoked.consumer';
 import { CompetitorRepository } from './data/competitor.repository';
+import { OutboxRepository } from './data/outbox.repository';
 import { ProfileRepository } from './data/profile.repository';
 import type { CompetitorsDeps } from './domain/competitors.use-cases';
 import type { ProfilesDeps } from './domain/profiles.use-cases';
@@ -57,6 +58,7 @@ export class CompetitorsService {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: competitorsDbName(cfg) });
     const profiles = new ProfileRepository(mongo);
     const competitors = new CompetitorRepository(mongo);
+    const outbox = new OutboxRepository(mongo);
     await syncIndexes(mongo);
     const adapter = createNetworkAdapter(cfg);
     const broker = await Broker.connect({
@@ -71,16 +73,15 @@ export class CompetitorsService {
       broker,
       exchange: cfg.profilesExchange,
       intervalMs: cfg.outboxIntervalMs,
-      sources: [
-        { kind: 'profile', model: profiles.model },
-        { kind: 'competitor', model: competitors.model },
-      ],
+      outbox,
+      targetExists: (kind, id) => (kind === 'profile' ? profiles.exists(id) : competitors.exists(id)),
     });
     const eventsRecorded = () => relay.kick();
     const cipher = new TokenCipher(cfg.tokenKey);
-    const profilesDeps: ProfilesDeps = { profiles, adapter, cipher, backfillDays: cfg.backfillDays, eventsRecorded };
+    const profilesDeps: ProfilesDeps = { profiles, outbox, adapter, cipher, backfillDays: cfg.backfillDays, eventsRecorded };
     const competitorsDeps: CompetitorsDeps = {
       competitors,
+      outbox,
       adapter,
       plans: cfg.plans,
       defaultPlan: cfg.defaultPlan,

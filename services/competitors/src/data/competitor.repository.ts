@@ -2,7 +2,6 @@ import type { Connection, Model } from 'mongoose';
 import type { NetworkCode } from '@social/networks';
 import { competitorModel, type CompetitorDoc, type CompetitorStatusLevel } from './competitor.model';
 import { listConditions, type ListFilter, type Page } from './list-filter';
-import type { PendingEvent } from './outbox.fields';
 
 export interface Competitor {
   id: string;
@@ -39,8 +38,6 @@ const toCompetitor = (d: CompetitorDoc): Competitor => ({
   statusLevel: d.statusLevel,
 });
 
-const removedKey = (id: string) => `removed:${id}`;
-
 export class CompetitorRepository {
   readonly model: Model<CompetitorDoc>;
 
@@ -52,41 +49,34 @@ export class CompetitorRepository {
    * Throws a duplicate-key error when the profile is already a competitor of the workspace or the
    * slot is taken; the caller tells the two apart by reading the profile's record.
    */
-  async insert(workspaceId: string, c: NewCompetitor, event: PendingEvent): Promise<Competitor> {
-    const { id, slot, ...fields } = c;
-    const doc = await this.model.create({
-      _id: id,
-      workspaceId,
-      ...fields,
-      profileKey: c.profileId,
-      slotKey: String(slot),
-      statusLevel: 'ACTIVE',
-      removed: false,
-      createdAt: new Date(),
-      outboxPending: true,
-      outbox: event,
-    });
+  async insert(workspaceId: string, c: NewCompetitor): Promise<Competitor> {
+    const { id, ...fields } = c;
+    const doc = await this.model.create({ _id: id, workspaceId, ...fields, statusLevel: 'ACTIVE', createdAt: new Date() });
     return toCompetitor(doc.toObject());
   }
 
+  async exists(id: string): Promise<boolean> {
+    return (await this.model.exists({ _id: id })) !== null;
+  }
+
   async findByProfile(workspaceId: string, profileId: string): Promise<Competitor | null> {
-    const d = await this.model.findOne({ workspaceId, profileKey: profileId }).lean<CompetitorDoc>();
+    const d = await this.model.findOne({ workspaceId, profileId }).lean<CompetitorDoc>();
     return d ? toCompetitor(d) : null;
   }
 
   async findById(workspaceId: string, id: string): Promise<Competitor | null> {
-    const d = await this.model.findOne({ _id: id, workspaceId, removed: false }).lean<CompetitorDoc>();
+    const d = await this.model.findOne({ _id: id, workspaceId }).lean<CompetitorDoc>();
     return d ? toCompetitor(d) : null;
   }
 
   /** The plan slots the workspace's competitors hold now. */
-  async usedSlots(workspaceId: string): Promise<Set<string>> {
-    const docs = await this.model.find({ workspaceId, removed: false }, { slotKey: 1 }).lean<Pick<CompetitorDoc, 'slotKey'>[]>();
-    return new Set(docs.map((d) => d.slotKey));
+  async usedSlots(workspaceId: string): Promise<Set<number>> {
+    const docs = await this.model.find({ workspaceId }, { slot: 1 }).lean<Pick<CompetitorDoc, 'slot'>[]>();
+    return new Set(docs.map((d) => d.slot));
   }
 
   async list(workspaceId: string, filter: ListFilter, page: Page): Promise<{ items: Competitor[]; total: number }> {
-    const where = { workspaceId, removed: false, ...listConditions<CompetitorDoc>(filter) };
+    const where = { workspaceId, ...listConditions<CompetitorDoc>(filter) };
     const [docs, total] = await Promise.all([
       this.model.find(where).sort({ _id: 1 }).skip(page.skip).limit(page.take).lean<CompetitorDoc[]>(),
       this.model.countDocuments(where),
@@ -94,18 +84,9 @@ export class CompetitorRepository {
     return { items: docs.map(toCompetitor), total };
   }
 
-  /**
-   * Removes the association in one write: the record disappears from reads, frees its profile and
-   * slot keys, and carries the removal event the relay publishes before deleting the record.
-   */
-  async markRemoved(workspaceId: string, id: string, event: PendingEvent): Promise<Competitor | null> {
-    const d = await this.model
-      .findOneAndUpdate(
-        { _id: id, workspaceId, removed: false },
-        { $set: { removed: true, profileKey: removedKey(id), slotKey: removedKey(id), outboxPending: true, outbox: event } },
-        { new: true },
-      )
-      .lean<CompetitorDoc>();
-    return d ? toCompetitor(d) : null;
+  /** True when this call deleted it (a delete's row count is exact, unlike a guarded update's). */
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const res = await this.model.deleteOne({ _id: id, workspaceId });
+    return res.deletedCount === 1;
   }
 }

@@ -1,9 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
-import { outboxSchemaFields, type WithOutbox } from './outbox.fields';
 
 export type ProfileStatusLevel = 'OK' | 'ERROR';
 
-export interface ProfileDoc extends WithOutbox {
+export interface ProfileDoc {
   _id: string;
   workspaceId: string;
   net: string;
@@ -33,7 +32,6 @@ const profileSchema = new Schema<ProfileDoc>(
     statusReason: { type: String, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
-    ...outboxSchemaFields,
   },
   { versionKey: false, collection: 'profiles' },
 );
@@ -41,7 +39,6 @@ const profileSchema = new Schema<ProfileDoc>(
 profileSchema.index({ workspaceId: 1, net: 1, networkAccountId: 1 }, { unique: true });
 // Lists are scoped by workspace and ordered by _id (creation order).
 profileSchema.index({ workspaceId: 1, _id: 1 });
-profileSchema.index({ outboxPending: 1 });
 
 export const profileModel = (conn: Connection) =>
   (conn.models['Profile'] as ReturnType<typeof build> | undefined) ?? build(conn);

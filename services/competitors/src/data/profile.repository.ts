@@ -2,7 +2,6 @@ import type { Connection, Model } from 'mongoose';
 import type { NetworkCode } from '@social/networks';
 import { listConditions, type ListFilter, type Page } from './list-filter';
 import { profileModel, type ProfileDoc, type ProfileStatusLevel } from './profile.model';
-import type { PendingEvent } from './outbox.fields';
 
 export interface Profile {
   id: string;
@@ -40,7 +39,7 @@ const toProfile = (d: ProfileDoc): Profile => ({
   statusReason: d.statusReason ?? null,
 });
 
-const PUBLIC_FIELDS = { accessTokenEnc: 0, outbox: 0 };
+const PUBLIC_FIELDS = { accessTokenEnc: 0 };
 
 export class ProfileRepository {
   readonly model: Model<ProfileDoc>;
@@ -50,7 +49,7 @@ export class ProfileRepository {
   }
 
   /** Throws a duplicate-key error when the workspace already has this network account. */
-  async create(workspaceId: string, p: NewProfile, event: PendingEvent | null): Promise<Profile> {
+  async create(workspaceId: string, p: NewProfile): Promise<Profile> {
     const now = new Date();
     const { id, ...fields } = p;
     const doc = await this.model.create({
@@ -59,8 +58,6 @@ export class ProfileRepository {
       ...fields,
       createdAt: now,
       updatedAt: now,
-      outboxPending: event !== null,
-      outbox: event,
     });
     return toProfile(doc.toObject());
   }
@@ -68,6 +65,10 @@ export class ProfileRepository {
   async findByAccount(workspaceId: string, net: string, networkAccountId: string): Promise<Profile | null> {
     const d = await this.model.findOne({ workspaceId, net, networkAccountId }, PUBLIC_FIELDS).lean<ProfileDoc>();
     return d ? toProfile(d) : null;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.model.exists({ _id: id })) !== null;
   }
 
   async findById(workspaceId: string, id: string): Promise<Profile | null> {
@@ -109,14 +110,13 @@ export class ProfileRepository {
     return res.matchedCount > 0;
   }
 
-  /** A reconnect: the fresh token and profile details replace the refused ones (and a backfill fills the gap). */
+  /** A reconnect: the fresh token and profile details replace the refused ones. */
   async reconnect(
     workspaceId: string,
     id: string,
     fields: Pick<NewProfile, 'name' | 'username' | 'picture' | 'accessTokenEnc' | 'statusLevel' | 'statusReason'>,
-    event: PendingEvent | null,
   ): Promise<Profile | null> {
-    const set = { ...fields, updatedAt: new Date(), ...(event ? { outboxPending: true, outbox: event } : {}) };
+    const set = { ...fields, updatedAt: new Date() };
     const d = await this.model
       .findOneAndUpdate({ _id: id, workspaceId }, { $set: set }, { new: true, projection: PUBLIC_FIELDS })
       .lean<ProfileDoc>();

@@ -5,7 +5,7 @@ import { isDuplicateKeyError } from '@social/mongo';
 import type { Competitor, CompetitorRepository } from '../data/competitor.repository';
 import { newId } from '../data/ids';
 import type { ListFilter, Page } from '../data/list-filter';
-import { pendingEvent } from '../events/pending-event';
+import type { OutboxRepository } from '../data/outbox.repository';
 import { log } from '../logger';
 import { backfillWindow } from './collection-window';
 import { competitorNotFound, planLimitReached, publicProfileNotFound, searchNotSupported } from './competitors.errors';
@@ -13,6 +13,7 @@ import { decodePublicProfileId } from './public-profile-id';
 
 export interface CompetitorsDeps {
   competitors: CompetitorRepository;
+  outbox: OutboxRepository;
   adapter: NetworkAdapter;
   plans: Record<string, PlanLimits>;
   defaultPlan: string;
@@ -50,7 +51,7 @@ export async function addCompetitor(
 
   const { name: planName, limits } = planOf(deps, plan);
   const used = await deps.competitors.usedSlots(workspaceId);
-  const free = Array.from({ length: limits.competitors }, (_, i) => String(i)).filter((s) => !used.has(s));
+  const free = Array.from({ length: limits.competitors }, (_, i) => i).filter((s) => !used.has(s));
   // Downgraded workspaces can hold more competitors than their plan's slots: count them too.
   if (free.length === 0 || used.size >= limits.competitors) throw planLimitReached(planName, limits.competitors);
 
@@ -64,42 +65,75 @@ export async function addCompetitor(
   if (info.kind === 'personal') throw publicProfileNotFound();
 
   const id = newId();
-  const event = pendingEvent({ kind: 'backfill', ...backfillWindow(deps.backfillDays) });
-  for (const slot of free) {
-    try {
-      const created = await deps.competitors.insert(
-        workspaceId,
-        {
+  // Recorded before the competitor, so a crash in between cannot lose the job (the relay drops a
+  // job whose competitor never appeared); withdrawn when this add does not create the record.
+  const eventId = await deps.outbox.add({
+    kind: 'backfill',
+    targetKind: 'competitor',
+    targetId: id,
+    workspaceId,
+    net: ref.net,
+    networkAccountId: ref.accountId,
+    ...backfillWindow(deps.backfillDays),
+  });
+  try {
+    for (const slot of free) {
+      try {
+        const created = await deps.competitors.insert(workspaceId, {
           id,
           profileId: input.profileId,
-          slot: Number(slot),
+          slot,
           net: ref.net,
           networkAccountId: ref.accountId,
           name: info.name,
           username: info.username,
           picture: info.picture,
-        },
-        event,
-      );
-      deps.eventsRecorded();
-      log.info('competitor added', { competitorId: created.id, profileId: input.profileId, slot });
-      return created;
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      // Either the profile was added concurrently (return that record) or the slot was taken.
-      const winner = await deps.competitors.findByProfile(workspaceId, input.profileId);
-      if (winner) return winner;
+        });
+        deps.eventsRecorded();
+        log.info('competitor added', { competitorId: created.id, profileId: input.profileId, slot });
+        return created;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        // Either the profile was added concurrently (return that record) or the slot was taken.
+        const winner = await deps.competitors.findByProfile(workspaceId, input.profileId);
+        if (winner) {
+          await deps.outbox.remove(eventId);
+          return winner;
+        }
+      }
     }
+  } catch (err) {
+    await deps.outbox.remove(eventId).catch(() => undefined);
+    throw err;
   }
+  await deps.outbox.remove(eventId);
   throw planLimitReached(planName, limits.competitors);
 }
 
-/** Removes the association only; the public profile can be added again (as a new competitor id). */
-export async function removeCompetitor(deps: Pick<CompetitorsDeps, 'competitors' | 'eventsRecorded'>, workspaceId: string, competitorId: string): Promise<void> {
-  const removed = await deps.competitors.markRemoved(workspaceId, competitorId, pendingEvent({ kind: 'removed' }));
-  if (!removed) throw competitorNotFound();
+/** Removes only the association; the public profile can be added again (as a new competitor id). */
+export async function removeCompetitor(
+  deps: Pick<CompetitorsDeps, 'competitors' | 'outbox' | 'eventsRecorded'>,
+  workspaceId: string,
+  competitorId: string,
+): Promise<void> {
+  const c = await deps.competitors.findById(workspaceId, competitorId);
+  if (!c) throw competitorNotFound();
+  // Recorded first; the relay publishes it only once the competitor is gone, and drops it if the
+  // delete never happened.
+  const eventId = await deps.outbox.add({
+    kind: 'removed',
+    targetKind: 'competitor',
+    targetId: c.id,
+    workspaceId,
+    net: c.net,
+    networkAccountId: c.networkAccountId,
+  });
+  if (!(await deps.competitors.delete(workspaceId, competitorId))) {
+    await deps.outbox.remove(eventId);
+    throw competitorNotFound(); // a concurrent DELETE removed it first
+  }
   deps.eventsRecorded();
-  log.info('competitor removed', { competitorId, profileId: removed.profileId });
+  log.info('competitor removed', { competitorId, profileId: c.profileId });
 }
 
 export async function getCompetitor(deps: Pick<CompetitorsDeps, 'competitors'>, workspaceId: string, competitorId: string): Promise<Competitor> {

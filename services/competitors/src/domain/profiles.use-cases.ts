@@ -11,7 +11,7 @@ import { newId } from '../data/ids';
 import type { ListFilter, Page } from '../data/list-filter';
 import type { ProfileStatusLevel } from '../data/profile.model';
 import type { Profile, ProfileRepository } from '../data/profile.repository';
-import { pendingEvent } from '../events/pending-event';
+import type { OutboxRepository } from '../data/outbox.repository';
 import { log } from '../logger';
 import { backfillWindow } from './collection-window';
 import { accountNotConnectable } from './competitors.errors';
@@ -21,6 +21,7 @@ export interface ProfilesDeps {
   profiles: ProfileRepository;
   adapter: NetworkAdapter;
   cipher: TokenCipher;
+  outbox: OutboxRepository;
   backfillDays: number;
   /** Called after an event was recorded, so it goes out now rather than at the next relay tick. */
   eventsRecorded: () => void;
@@ -59,31 +60,45 @@ export async function connectProfile(
     statusLevel: status.level,
     statusReason: status.reason,
   };
-  // Collection only makes sense with a token the network accepts.
-  const backfill = status.level === 'OK' ? pendingEvent({ kind: 'backfill', ...backfillWindow(deps.backfillDays) }) : null;
-
   if (existing) {
-    const updated = await deps.profiles.reconnect(workspaceId, existing.id, fields, backfill);
-    if (backfill) deps.eventsRecorded();
+    const updated = (await deps.profiles.reconnect(workspaceId, existing.id, fields)) ?? existing;
+    if (status.level === 'OK') await requestBackfill(deps, updated);
     log.info('profile reconnected', { profileId: existing.id, net, statusLevel: status.level });
-    return updated ?? existing;
+    return updated;
   }
+  const id = newId();
+  // The job is recorded before the profile, so a crash in between cannot lose it (the relay drops
+  // a job whose profile never appeared). Collection only makes sense with an accepted token.
+  const eventId =
+    status.level === 'OK'
+      ? await deps.outbox.add({ kind: 'backfill', targetKind: 'profile', targetId: id, workspaceId, net, networkAccountId: input.networkAccountId, ...backfillWindow(deps.backfillDays) })
+      : undefined;
   try {
-    const created = await deps.profiles.create(
-      workspaceId,
-      { id: newId(), net, networkAccountId: input.networkAccountId, ...fields },
-      backfill,
-    );
-    if (backfill) deps.eventsRecorded();
+    const created = await deps.profiles.create(workspaceId, { id, net, networkAccountId: input.networkAccountId, ...fields });
+    if (eventId) deps.eventsRecorded();
     log.info('profile connected', { profileId: created.id, net, statusLevel: status.level });
     return created;
   } catch (err) {
+    if (eventId) await deps.outbox.remove(eventId);
     if (!isDuplicateKeyError(err)) throw err;
     // A concurrent connect of the same account won; its profile is the one.
     const winner = await deps.profiles.findByAccount(workspaceId, net, input.networkAccountId);
     if (!winner) throw err;
     return winner;
   }
+}
+
+async function requestBackfill(deps: ProfilesDeps, p: Profile): Promise<void> {
+  await deps.outbox.add({
+    kind: 'backfill',
+    targetKind: 'profile',
+    targetId: p.id,
+    workspaceId: p.workspaceId,
+    net: p.net,
+    networkAccountId: p.networkAccountId,
+    ...backfillWindow(deps.backfillDays),
+  });
+  deps.eventsRecorded();
 }
 
 /** One own account of each publishing network (the first the network lists), for trying things out. */

@@ -1,40 +1,36 @@
-import type { Model } from 'mongoose';
 import { collectionRequested, collectionTargetRemoved } from '@social/contracts';
 import { retryDelay, type Broker } from '@social/events';
 import { errorFields, runWithContext } from '@social/logger';
-import type { PendingEvent, WithOutbox } from '../data/outbox.fields';
+import type { OutboxDoc } from '../data/outbox.model';
+import type { OutboxRepository } from '../data/outbox.repository';
 import { outboxLog as log } from '../logger';
-
-interface TargetDoc extends WithOutbox {
-  _id: string;
-  workspaceId: string;
-  net: string;
-  networkAccountId: string;
-}
-
-export interface OutboxSource {
-  kind: 'profile' | 'competitor';
-  model: Model<any>;
-}
 
 export interface OutboxRelayOptions {
   broker: Broker;
   exchange: string;
-  sources: OutboxSource[];
+  outbox: OutboxRepository;
+  /** Whether the profile or competitor an event is about exists now. */
+  targetExists: (kind: OutboxDoc['targetKind'], id: string) => Promise<boolean>;
   intervalMs: number;
-  /** How long a claimed event is left to the relay that claimed it before another may retry it. */
+  /** How long a claimed event is left to the relay that claimed it before it is tried again. */
   leaseMs?: number;
   batchSize?: number;
+  /**
+   * An event is recorded just before the write it is about. Until this age, a target in the wrong
+   * state means "that write is still under way"; after it, "that write never happened" (a crash or
+   * a failed request), and the event is dropped.
+   */
+  settleMs?: number;
 }
 
 const BACKOFF = { baseMs: 1000, maxMs: 60_000 };
+const NOT_SETTLED_RETRY_MS = 500;
 
 /**
- * Publishes the events recorded on profile and competitor documents (collection jobs, removals)
- * with broker confirms, and clears each only after its confirm. A broker outage, or no queue bound
- * yet, delays jobs (retried with backoff) but never loses them, and an API request never fails
- * because of the broker. Several replicas may run relays: a conditional update claims each event,
- * and a rare double publish carries the same envelope id, which consumers drop.
+ * Publishes recorded events (collection jobs, removals) with broker confirms and deletes each only
+ * after its confirm. A broker outage, or no queue bound yet, delays jobs (retried with backoff) but
+ * never loses them, and an API request never fails because of the broker. Events are published at
+ * least once; the envelope id is the outbox id, so consumers drop duplicates.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
@@ -83,71 +79,62 @@ export class OutboxRelay {
     this.schedule(this.again ? 0 : this.opts.intervalMs);
   }
 
-  /** One pass over every source: publishes what is due; returns how many events went out. */
+  /** One pass: publishes what is due; returns how many events went out. */
   async pass(): Promise<number> {
-    let published = 0;
-    for (const source of this.opts.sources) {
-      const docs = await source.model
-        .find({ outboxPending: true })
-        .limit(this.opts.batchSize ?? 200)
-        .lean<TargetDoc[]>();
-      const now = Date.now();
-      const due = docs.filter((d) => d.outbox && d.outbox.nextAttemptAt.getTime() <= now);
-      const results = await Promise.all(due.map((d) => this.relay(source, d, d.outbox!)));
-      published += results.filter(Boolean).length;
-    }
-    return published;
+    const due = await this.opts.outbox.due(this.opts.batchSize ?? 200);
+    const results = await Promise.all(due.map((event) => this.relay(event)));
+    return results.filter(Boolean).length;
   }
 
-  private async relay(source: OutboxSource, doc: TargetDoc, event: PendingEvent): Promise<boolean> {
-    const lease = new Date(Date.now() + (this.opts.leaseMs ?? 30_000));
-    const claimed = await source.model.updateOne(
-      { _id: doc._id, 'outbox.id': event.id, 'outbox.attempts': event.attempts },
-      { $set: { 'outbox.attempts': event.attempts + 1, 'outbox.nextAttemptAt': lease } },
-    );
-    if (claimed.modifiedCount !== 1) return false; // another relay has it, or it changed meanwhile
-
-    const context = { correlationId: event.correlationId ?? event.id, workspaceId: doc.workspaceId };
-    return runWithContext(context, async () => {
+  private async relay(event: OutboxDoc): Promise<boolean> {
+    if (!(await this.opts.outbox.claim(event, this.opts.leaseMs ?? 30_000))) return false;
+    return runWithContext({ correlationId: event.correlationId ?? event._id, workspaceId: event.workspaceId }, async () => {
+      const fields = { eventId: event._id, kind: event.kind, target: event.targetKind, targetId: event.targetId };
       try {
-        await this.publish(source, doc, event);
+        const exists = await this.opts.targetExists(event.targetKind, event.targetId);
+        // A job needs its target; a removal needs its target gone.
+        if (exists !== (event.kind === 'backfill')) {
+          if (Date.now() - event.createdAt.getTime() > (this.opts.settleMs ?? 30_000)) {
+            await this.opts.outbox.remove(event._id);
+            log.info('event dropped: the change it was recorded for did not happen', fields);
+          } else {
+            await this.opts.outbox.retryAt(event._id, new Date(Date.now() + NOT_SETTLED_RETRY_MS));
+          }
+          return false;
+        }
+        await this.publish(event);
       } catch (err) {
         const attempts = event.attempts + 1;
         const delayMs = Math.max(200, retryDelay(attempts, BACKOFF));
-        await source.model
-          .updateOne({ _id: doc._id, 'outbox.id': event.id }, { $set: { 'outbox.nextAttemptAt': new Date(Date.now() + delayMs) } })
-          .catch(() => undefined); // the lease expires and the event is retried anyway
-        const fields = { target: source.kind, targetId: doc._id, eventId: event.id, attempts, retryInMs: delayMs, ...errorFields(err) };
-        if (attempts >= 10) log.error('event still not published; retrying', fields);
-        else log.warn('event not published yet; retrying', fields);
+        // When this write fails too, the lease runs out and the event is retried anyway.
+        await this.opts.outbox.retryAt(event._id, new Date(Date.now() + delayMs)).catch(() => undefined);
+        const more = { ...fields, attempts, retryInMs: delayMs, ...errorFields(err) };
+        if (attempts >= 10) log.error('event still not published; retrying', more);
+        else log.warn('event not published yet; retrying', more);
         return false;
       }
-      if (event.kind === 'removed') {
-        await source.model.deleteOne({ _id: doc._id, 'outbox.id': event.id });
-      } else {
-        await source.model.updateOne({ _id: doc._id, 'outbox.id': event.id }, { $set: { outboxPending: false, outbox: null } });
-      }
-      log.info('event published', { target: source.kind, targetId: doc._id, kind: event.kind, eventId: event.id });
+      await this.opts.outbox.remove(event._id);
+      log.info('event published', fields);
       return true;
     });
   }
 
-  private async publish(source: OutboxSource, doc: TargetDoc, event: PendingEvent): Promise<void> {
+  private async publish(event: OutboxDoc): Promise<void> {
     const options = {
-      workspaceId: doc.workspaceId,
-      id: event.id,
-      correlationId: event.correlationId ?? event.id,
+      workspaceId: event.workspaceId,
+      id: event._id,
+      correlationId: event.correlationId ?? event._id,
       exchange: this.opts.exchange,
       timeoutMs: 5000,
     };
     if (event.kind === 'removed') {
-      await this.opts.broker.publish(collectionTargetRemoved, { target: { kind: source.kind, id: doc._id } }, options);
+      await this.opts.broker.publish(collectionTargetRemoved, { target: { kind: event.targetKind, id: event.targetId } }, options);
       return;
     }
     await this.opts.broker.publish(
       collectionRequested,
       {
-        target: { kind: source.kind, id: doc._id, net: doc.net, networkAccountId: doc.networkAccountId },
+        target: { kind: event.targetKind, id: event.targetId, net: event.net, networkAccountId: event.networkAccountId },
         reason: 'backfill',
         since: event.since!,
         until: event.until!,
