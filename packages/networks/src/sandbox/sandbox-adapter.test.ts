@@ -160,6 +160,26 @@ describe('SandboxAdapter', () => {
     expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'UNKNOWN_OUTCOME', upstreamStatus: 201 });
   });
 
+  it('connects an own account by asking for a token, and lists the connectable accounts', async () => {
+    const profile = { id: 'gn-own-1', name: 'Own', username: 'own', picture: 'p', kind: 'own', followers: 1 };
+    handler = reply(201, { accessToken: 'sbx_tok', profile });
+    await expect(adapter.connectAccount({ net: 'generalNet', accountId: 'gn-own-1' })).resolves.toEqual({ accessToken: 'sbx_tok', profile });
+    expect(seen[0]).toMatchObject({ method: 'POST', url: '/sandbox/generalNet/accounts/gn-own-1/tokens' });
+
+    handler = reply(200, { items: [profile] });
+    await expect(adapter.listConnectableAccounts('generalNet')).resolves.toEqual([profile]);
+    expect(seen[1]!.url).toBe('/sandbox/generalNet/accounts?kind=own');
+  });
+
+  it('classifies a refused connect (not an own account) as REJECTED', async () => {
+    handler = errorReply(403, 'ACCOUNT_NOT_CONNECTABLE');
+    expect(await failure(adapter.connectAccount({ net: 'generalNet', accountId: 'gn-biz-1' }))).toMatchObject({
+      kind: 'REJECTED',
+      operation: 'connectAccount',
+      upstreamCode: 'ACCOUNT_NOT_CONNECTABLE',
+    });
+  });
+
   it('sends metric queries and returns the answer', async () => {
     handler = reply(200, { days: [{ date: '2026-01-01', values: { 'gn-daily-page-fans': 10 } }], unavailable: [] });
     await expect(adapter.dailyMetrics({ ...metricsInput, accessToken: 't' })).resolves.toEqual({
