@@ -131,7 +131,8 @@ describe('SandboxAdapter', () => {
     const started = Date.now();
     const err = await failure(adapter.publish(publishInput));
     expect(err).toMatchObject({ kind: 'UNKNOWN_OUTCOME', retryable: true, operation: 'publish' });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // The server never answers: only the adapter's 300 ms timeout can end the call.
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('reports a read that timed out as TRANSIENT', async () => {
