@@ -1,0 +1,76 @@
+import type { Connection, mongoose } from '@social/mongo';
+import { DAY_MS, monthsBetween } from '../domain/dates';
+import { postKey } from './keys';
+import { postBucketModel, type PostBucketDoc, type StoredPost } from './post-bucket.model';
+
+export interface PostMonth {
+  target: string;
+  month: string;
+  posts: StoredPost[];
+}
+
+const bucketId = (target: string, month: string) => `${target}:${month}`;
+
+/** Post metrics in month buckets by publish month (see post-bucket.model.ts). */
+export class PostInsightsRepository {
+  private readonly model: mongoose.Model<PostBucketDoc>;
+
+  constructor(conn: Connection) {
+    this.model = postBucketModel(conn);
+  }
+
+  /** Each post replaces its earlier copy (same network id): one write per month touched. */
+  async putPosts(ws: string, target: string, posts: StoredPost[]): Promise<void> {
+    const byMonth = new Map<string, StoredPost[]>();
+    for (const p of posts) {
+      const month = p.publishedAt.slice(0, 7);
+      const list = byMonth.get(month) ?? [];
+      list.push(p);
+      byMonth.set(month, list);
+    }
+    for (const [month, list] of byMonth) {
+      const set: Record<string, unknown> = { ws, target, month };
+      for (const p of list) set[`posts.${postKey(p.id)}`] = p;
+      await this.model.updateOne({ _id: bucketId(target, month) }, { $set: set }, { upsert: true });
+    }
+  }
+
+  /** Replaces whole month buckets in one round trip (bulk loads, benchmarks). */
+  async replaceMonths(ws: string, months: PostMonth[]): Promise<void> {
+    if (months.length === 0) return;
+    await this.model.bulkWrite(
+      months.map((m) => {
+        const doc = {
+          _id: bucketId(m.target, m.month),
+          ws,
+          target: m.target,
+          month: m.month,
+          posts: Object.fromEntries(m.posts.map((p) => [postKey(p.id), p])),
+        };
+        return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
+      }),
+      { ordered: false },
+    );
+  }
+
+  /** Posts published in the inclusive range of days, newest first (ties by id). */
+  async readRange(ws: string, target: string, since: number, until: number): Promise<StoredPost[]> {
+    const months = monthsBetween(since, until);
+    const buckets = await Promise.all(months.map((month) => this.model.findOne({ _id: bucketId(target, month) }).lean()));
+    const from = since * DAY_MS;
+    const to = (until + 1) * DAY_MS;
+    const out: StoredPost[] = [];
+    for (const b of buckets) {
+      if (!b || b.ws !== ws) continue;
+      for (const p of Object.values(b.posts ?? {})) {
+        const t = Date.parse(p.publishedAt);
+        if (t >= from && t < to) out.push(p);
+      }
+    }
+    return out.sort((a, b) => (a.publishedAt === b.publishedAt ? (a.id < b.id ? -1 : 1) : a.publishedAt < b.publishedAt ? 1 : -1));
+  }
+
+  async deleteTarget(target: string): Promise<number> {
+    return (await this.model.deleteMany({ target })).deletedCount;
+  }
+}
