@@ -7,7 +7,7 @@ export const insightsSpec = {
   ...networksSpec,
   port: { env: 'INSIGHTS_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8084 },
   /** Health and readiness of a collector process (it serves no API). */
-  collectorPort: { env: 'INSIGHTS_COLLECTOR_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8086 },
+  collectorPort: { env: 'INSIGHTS_COLLECTOR_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8087 },
   competitorsGrpcUrl: { env: 'COMPETITORS_GRPC_URL', type: 'string', default: '127.0.0.1:9083' },
   postsGrpcUrl: { env: 'POSTS_GRPC_URL', type: 'string', default: '127.0.0.1:9081' },
   // A neighbour that does not answer within this turns into a 503, never a hanging request.
