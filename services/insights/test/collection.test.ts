@@ -2,7 +2,7 @@ import amqp from 'amqplib';
 import { collectionRequested, collectionTargetRemoved, type CollectionRequested } from '@social/contracts';
 import { SandboxAdapter } from '@social/networks';
 import { eventually } from '@social/testkit';
-import { dailyBucketModel } from '../src/data/daily-bucket.model';
+import { DailyInsightsRepository } from '../src/data/daily-insights.repository';
 import { TargetRepository } from '../src/data/target.repository';
 import { dayToIso, todayDay } from '../src/domain/dates';
 import { startHarness, type Harness } from './support/harness';
@@ -68,8 +68,9 @@ describe('insights collection', () => {
     const range = `since=${day(-39)}&until=${day(-1)}&take=100`;
     const before = await h.get(WS, `/profile/p1/insights?${range}`);
     const postsBefore = await h.get(WS, `/profile/p1/insights/posts?${range}`);
-    const buckets = dailyBucketModel(h.db);
-    const bucketsBefore = await buckets.countDocuments({ target: 'profile:p1' });
+    const buckets = new DailyInsightsRepository(h.db);
+    const bucketsBefore = (await buckets.bucketsOf('profile:p1')).map((b) => b._id).sort();
+    expect(bucketsBefore.length).toBeGreaterThanOrEqual(2);
 
     const start = Date.now();
     await publishJob(P1, day(-39), day(-1));
@@ -79,7 +80,7 @@ describe('insights collection', () => {
     const postsAfter = await h.get(WS, `/profile/p1/insights/posts?${range}`);
     expect(postsAfter.body.total).toBe(postsBefore.body.total);
     expect(postsAfter.body.items.map((p: { id: string }) => p.id)).toEqual(postsBefore.body.items.map((p: { id: string }) => p.id));
-    expect(await buckets.countDocuments({ target: 'profile:p1' })).toBe(bucketsBefore);
+    expect((await buckets.bucketsOf('profile:p1')).map((b) => b._id).sort()).toEqual(bucketsBefore);
   });
 
   it('retries transient network failures (5xx, rate limits) with backoff and then stores the data', async () => {
@@ -101,8 +102,8 @@ describe('insights collection', () => {
     await publishJob(C1, day(-5), day(-1));
     await collected('competitor', 'c1', start);
 
-    const stored = await dailyBucketModel(h.db).findOne({ _id: `competitor:c1:${day(-1).slice(0, 7)}` }).lean();
-    expect(stored!.metrics).toEqual(['pn-daily-followers']);
+    const stored = await new DailyInsightsRepository(h.db).bucketsOf('competitor:c1');
+    expect(stored.map((b) => b.metrics)).toEqual(stored.map(() => ['pn-daily-followers']));
     const r = await h.get(WS, `/competitor/c1/insights?since=${day(-5)}&until=${day(-1)}`);
     expect(r.body.total).toBe(5);
     expect(r.body.items[0].insights).toEqual([{ metric: 'pn-daily-followers', value: expect.any(Number), type: 'NUMBER' }]);

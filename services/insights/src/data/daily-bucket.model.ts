@@ -1,9 +1,10 @@
 import { mongoose, type Connection } from '@social/mongo';
+import { shardSuffix } from './bucket-shards';
 
 /**
- * Daily metrics of one target for one calendar month: `_id` `<kind>:<id>:<yyyy-mm>`, so a 30-day
- * query is one or two lookups by _id (FerretDB pushes down equality only; `$in` would scan).
- * Values are stored compactly: `metrics` names the columns once, and each day is an array of
+ * Daily metrics of one target for one calendar month: `_id` `<kind>:<id>:<yyyy-mm>`. A query reads
+ * one bucket by `_id` (one month) or the target's buckets by `target` (equality filters, the only
+ * ones FerretDB pushes down), in the target's shard collection (bucket-shards.ts). Values are stored compactly: `metrics` names the columns once, and each day is an array of
  * values in that order (null: no value that day). New metrics are only ever appended to
  * `metrics`, so arrays written earlier keep their meaning.
  */
@@ -26,10 +27,13 @@ const schema = new mongoose.Schema<DailyBucketDoc>(
     metrics: { type: [String], default: [] },
     days: { type: mongoose.Schema.Types.Mixed, default: {} },
   },
-  { versionKey: false, collection: 'daily_buckets', minimize: false, strict: false },
+  { versionKey: false, minimize: false, strict: false },
 );
 // Dropping a target's data filters on it by equality.
 schema.index({ target: 1 });
 
-export const dailyBucketModel = (conn: Connection) =>
-  (conn.models['DailyBucket'] as mongoose.Model<DailyBucketDoc> | undefined) ?? conn.model<DailyBucketDoc>('DailyBucket', schema);
+/** The model of one shard's collection (`daily_buckets_<nn>`, see bucket-shards.ts). */
+export function dailyBucketModel(conn: Connection, shard: number): mongoose.Model<DailyBucketDoc> {
+  const name = `DailyBucket_${shardSuffix(shard)}`;
+  return (conn.models[name] as mongoose.Model<DailyBucketDoc> | undefined) ?? conn.model<DailyBucketDoc>(name, schema, `daily_buckets_${shardSuffix(shard)}`);
+}

@@ -1,4 +1,5 @@
 import type { Connection, mongoose } from '@social/mongo';
+import { bulkReplace, DEFAULT_BUCKET_SHARDS, shardOf } from './bucket-shards';
 import { monthsBetween, parseDay } from '../domain/dates';
 import { dailyBucketModel, type DailyBucketDoc } from './daily-bucket.model';
 
@@ -25,10 +26,32 @@ function encodeDays(days: DayValues[], metrics: string[]): Record<string, (numbe
 
 /** Daily metrics in month buckets (see daily-bucket.model.ts). */
 export class DailyInsightsRepository {
-  private readonly model: mongoose.Model<DailyBucketDoc>;
+  constructor(
+    private readonly conn: Connection,
+    private readonly shards = DEFAULT_BUCKET_SHARDS,
+  ) {}
 
-  constructor(conn: Connection) {
-    this.model = dailyBucketModel(conn);
+  /** The collection holding a target's buckets. */
+  modelOf(target: string): mongoose.Model<DailyBucketDoc> {
+    return dailyBucketModel(this.conn, shardOf(target, this.shards));
+  }
+
+  /** Every bucket of a target (inspection, tests). */
+  async bucketsOf(target: string): Promise<DailyBucketDoc[]> {
+    return this.modelOf(target).find({ target }).lean<DailyBucketDoc[]>();
+  }
+
+  /**
+   * The target's buckets of these months in one query: by `_id` for one month, else by `target`
+   * (one scan of the shard either way on FerretDB; parallel lookups would each scan it).
+   */
+  private async read(target: string, months: string[]): Promise<DailyBucketDoc[]> {
+    const model = this.modelOf(target);
+    if (months.length === 1) {
+      const one = await model.findOne({ _id: bucketId(target, months[0]!) }).lean<DailyBucketDoc>();
+      return one ? [one] : [];
+    }
+    return model.find({ target, month: { $in: months } }).lean<DailyBucketDoc[]>();
   }
 
   /**
@@ -46,7 +69,7 @@ export class DailyInsightsRepository {
     }
     for (const [month, list] of byMonth) {
       const _id = bucketId(target, month);
-      const current = await this.model.findOne({ _id }, { metrics: 1 }).lean();
+      const current = await this.modelOf(target).findOne({ _id }, { metrics: 1 }).lean<Pick<DailyBucketDoc, 'metrics'>>();
       const metrics = [...(current?.metrics ?? [])];
       const known = new Set(metrics);
       for (const d of list) {
@@ -59,27 +82,23 @@ export class DailyInsightsRepository {
       }
       const set: Record<string, unknown> = { ws, target, month, metrics };
       for (const [dd, values] of Object.entries(encodeDays(list, metrics))) set[`days.${dd}`] = values;
-      await this.model.updateOne({ _id }, { $set: set }, { upsert: true });
+      await this.modelOf(target).updateOne({ _id }, { $set: set }, { upsert: true });
     }
   }
 
   /** Replaces whole month buckets in one round trip (bulk loads, benchmarks). */
   async replaceMonths(ws: string, months: DailyMonth[]): Promise<void> {
     if (months.length === 0) return;
-    const docs = months.map((m) => {
+    const docs: DailyBucketDoc[] = months.map((m) => {
       const metrics = [...new Set(m.days.flatMap((d) => Object.keys(d.values)))];
       return { _id: bucketId(m.target, m.month), ws, target: m.target, month: m.month, metrics, days: encodeDays(m.days, metrics) };
     });
-    await this.model.bulkWrite(
-      docs.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })),
-      { ordered: false },
-    );
+    await bulkReplace(docs, (target) => this.modelOf(target));
   }
 
   /** Days with data in the inclusive range, newest first; one lookup by _id per month, in parallel. */
   async readRange(ws: string, target: string, since: number, until: number): Promise<{ day: number; values: Record<string, number> }[]> {
-    const months = monthsBetween(since, until);
-    const buckets = await Promise.all(months.map((month) => this.model.findOne({ _id: bucketId(target, month) }).lean()));
+    const buckets = await this.read(target, monthsBetween(since, until));
     const out: { day: number; values: Record<string, number> }[] = [];
     for (const b of buckets) {
       if (!b || b.ws !== ws) continue;
@@ -98,7 +117,6 @@ export class DailyInsightsRepository {
   }
 
   async deleteTarget(target: string): Promise<number> {
-    return (await this.model.deleteMany({ target })).deletedCount;
+    return (await this.modelOf(target).deleteMany({ target })).deletedCount;
   }
 }
-

@@ -1,4 +1,5 @@
 import { mongoose, type Connection } from '@social/mongo';
+import { shardSuffix } from './bucket-shards';
 
 export interface StoredPost {
   id: string;
@@ -33,9 +34,12 @@ const schema = new mongoose.Schema<PostBucketDoc>(
     month: { type: String, required: true },
     posts: { type: mongoose.Schema.Types.Mixed, default: {} },
   },
-  { versionKey: false, collection: 'post_buckets', minimize: false, strict: false },
+  { versionKey: false, minimize: false, strict: false },
 );
 schema.index({ target: 1 });
 
-export const postBucketModel = (conn: Connection) =>
-  (conn.models['PostBucket'] as mongoose.Model<PostBucketDoc> | undefined) ?? conn.model<PostBucketDoc>('PostBucket', schema);
+/** The model of one shard's collection (`post_buckets_<nn>`, see bucket-shards.ts). */
+export function postBucketModel(conn: Connection, shard: number): mongoose.Model<PostBucketDoc> {
+  const name = `PostBucket_${shardSuffix(shard)}`;
+  return (conn.models[name] as mongoose.Model<PostBucketDoc> | undefined) ?? conn.model<PostBucketDoc>(name, schema, `post_buckets_${shardSuffix(shard)}`);
+}

@@ -1,5 +1,6 @@
 import type { Connection, mongoose } from '@social/mongo';
 import { DAY_MS, monthsBetween } from '../domain/dates';
+import { bulkReplace, DEFAULT_BUCKET_SHARDS, shardOf } from './bucket-shards';
 import { postKey } from './keys';
 import { postBucketModel, type PostBucketDoc, type StoredPost } from './post-bucket.model';
 
@@ -13,10 +14,32 @@ const bucketId = (target: string, month: string) => `${target}:${month}`;
 
 /** Post metrics in month buckets by publish month (see post-bucket.model.ts). */
 export class PostInsightsRepository {
-  private readonly model: mongoose.Model<PostBucketDoc>;
+  constructor(
+    private readonly conn: Connection,
+    private readonly shards = DEFAULT_BUCKET_SHARDS,
+  ) {}
 
-  constructor(conn: Connection) {
-    this.model = postBucketModel(conn);
+  /** The collection holding a target's buckets. */
+  modelOf(target: string): mongoose.Model<PostBucketDoc> {
+    return postBucketModel(this.conn, shardOf(target, this.shards));
+  }
+
+  /** Every bucket of a target (inspection, tests). */
+  async bucketsOf(target: string): Promise<PostBucketDoc[]> {
+    return this.modelOf(target).find({ target }).lean<PostBucketDoc[]>();
+  }
+
+  /**
+   * The target's buckets of these months in one query: by `_id` for one month, else by `target`
+   * (one scan of the shard either way on FerretDB; parallel lookups would each scan it).
+   */
+  private async read(target: string, months: string[]): Promise<PostBucketDoc[]> {
+    const model = this.modelOf(target);
+    if (months.length === 1) {
+      const one = await model.findOne({ _id: bucketId(target, months[0]!) }).lean<PostBucketDoc>();
+      return one ? [one] : [];
+    }
+    return model.find({ target, month: { $in: months } }).lean<PostBucketDoc[]>();
   }
 
   /** Each post replaces its earlier copy (same network id): one write per month touched. */
@@ -31,32 +54,26 @@ export class PostInsightsRepository {
     for (const [month, list] of byMonth) {
       const set: Record<string, unknown> = { ws, target, month };
       for (const p of list) set[`posts.${postKey(p.id)}`] = p;
-      await this.model.updateOne({ _id: bucketId(target, month) }, { $set: set }, { upsert: true });
+      await this.modelOf(target).updateOne({ _id: bucketId(target, month) }, { $set: set }, { upsert: true });
     }
   }
 
   /** Replaces whole month buckets in one round trip (bulk loads, benchmarks). */
   async replaceMonths(ws: string, months: PostMonth[]): Promise<void> {
     if (months.length === 0) return;
-    await this.model.bulkWrite(
-      months.map((m) => {
-        const doc = {
-          _id: bucketId(m.target, m.month),
-          ws,
-          target: m.target,
-          month: m.month,
-          posts: Object.fromEntries(m.posts.map((p) => [postKey(p.id), p])),
-        };
-        return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
-      }),
-      { ordered: false },
-    );
+    const docs: PostBucketDoc[] = months.map((m) => ({
+      _id: bucketId(m.target, m.month),
+      ws,
+      target: m.target,
+      month: m.month,
+      posts: Object.fromEntries(m.posts.map((p) => [postKey(p.id), p])),
+    }));
+    await bulkReplace(docs, (target) => this.modelOf(target));
   }
 
   /** Posts published in the inclusive range of days, newest first (ties by id). */
   async readRange(ws: string, target: string, since: number, until: number): Promise<StoredPost[]> {
-    const months = monthsBetween(since, until);
-    const buckets = await Promise.all(months.map((month) => this.model.findOne({ _id: bucketId(target, month) }).lean()));
+    const buckets = await this.read(target, monthsBetween(since, until));
     const from = since * DAY_MS;
     const to = (until + 1) * DAY_MS;
     const out: StoredPost[] = [];
@@ -71,6 +88,6 @@ export class PostInsightsRepository {
   }
 
   async deleteTarget(target: string): Promise<number> {
-    return (await this.model.deleteMany({ target })).deletedCount;
+    return (await this.modelOf(target).deleteMany({ target })).deletedCount;
   }
 }
