@@ -53,7 +53,7 @@ export class PostInsightsRepository {
     }
     for (const [month, list] of byMonth) {
       const set: Record<string, unknown> = { ws, target, month };
-      for (const p of list) set[`posts.${postKey(p.id)}`] = p;
+      for (const p of list) set[`posts.${postKey(p.id)}`] = JSON.stringify(p);
       await this.modelOf(target).updateOne({ _id: bucketId(target, month) }, { $set: set }, { upsert: true });
     }
   }
@@ -66,7 +66,7 @@ export class PostInsightsRepository {
       ws,
       target: m.target,
       month: m.month,
-      posts: Object.fromEntries(m.posts.map((p) => [postKey(p.id), p])),
+      posts: Object.fromEntries(m.posts.map((p) => [postKey(p.id), JSON.stringify(p)])),
     }));
     await bulkReplace(docs, (target) => this.modelOf(target));
   }
@@ -79,7 +79,8 @@ export class PostInsightsRepository {
     const out: StoredPost[] = [];
     for (const b of buckets) {
       if (!b || b.ws !== ws) continue;
-      for (const p of Object.values(b.posts ?? {})) {
+      for (const json of Object.values(b.posts ?? {})) {
+        const p = JSON.parse(json) as StoredPost;
         const t = Date.parse(p.publishedAt);
         if (t >= from && t < to) out.push(p);
       }
