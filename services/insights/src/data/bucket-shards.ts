@@ -21,8 +21,15 @@ export function shardOf(target: string, shards: number): number {
 
 export const shardSuffix = (shard: number) => String(shard).padStart(2, '0');
 
-/** One unordered bulk write per shard collection. */
-export async function bulkReplace<D extends { _id: string; target: string }>(docs: D[], modelOf: (target: string) => mongoose.Model<D>): Promise<void> {
+/**
+ * One unordered bulk write per shard collection. `fresh`: the buckets do not exist yet (a bulk
+ * load), so plain inserts do; an upsert first looks for the document, a scan on FerretDB.
+ */
+export async function bulkReplace<D extends { _id: string; target: string }>(
+  docs: D[],
+  modelOf: (target: string) => mongoose.Model<D>,
+  fresh = false,
+): Promise<void> {
   const byModel = new Map<mongoose.Model<D>, D[]>();
   for (const doc of docs) {
     const model = modelOf(doc.target);
@@ -30,7 +37,7 @@ export async function bulkReplace<D extends { _id: string; target: string }>(doc
   }
   await Promise.all(
     [...byModel].map(([model, list]) =>
-      model.bulkWrite(
+      fresh ? model.collection.insertMany(list as never[], { ordered: false }) : model.bulkWrite(
         // Generic documents do not satisfy the driver's WithoutId<D> mapping; the shape is ours.
         list.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })) as unknown as Parameters<mongoose.Model<D>['bulkWrite']>[0],
         { ordered: false },

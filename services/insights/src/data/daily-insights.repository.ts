@@ -42,16 +42,15 @@ export class DailyInsightsRepository {
   }
 
   /**
-   * The target's buckets of these months in one query: by `_id` for one month, else by `target`
-   * (one scan of the shard either way on FerretDB; parallel lookups would each scan it).
+   * The target's buckets of these months: one lookup by `_id` per month, in parallel. FerretDB
+   * applies only equality filters in PostgreSQL and everything else after converting each matching
+   * document, so `{target, month: {$in}}` would convert every bucket the target has; per-month
+   * lookups scan the (small) shard and convert only what the range needs.
    */
   private async read(target: string, months: string[]): Promise<DailyBucketDoc[]> {
     const model = this.modelOf(target);
-    if (months.length === 1) {
-      const one = await model.findOne({ _id: bucketId(target, months[0]!) }).lean<DailyBucketDoc>();
-      return one ? [one] : [];
-    }
-    return model.find({ target, month: { $in: months } }).lean<DailyBucketDoc[]>();
+    const found = await Promise.all(months.map((month) => model.findOne({ _id: bucketId(target, month) }).lean<DailyBucketDoc>()));
+    return found.filter((b): b is DailyBucketDoc => b !== null);
   }
 
   /**
@@ -86,14 +85,14 @@ export class DailyInsightsRepository {
     }
   }
 
-  /** Replaces whole month buckets in one round trip (bulk loads, benchmarks). */
-  async replaceMonths(ws: string, months: DailyMonth[]): Promise<void> {
+  /** Replaces whole month buckets, one round trip per shard (bulk loads, benchmarks); `fresh`: none exists yet. */
+  async replaceMonths(ws: string, months: DailyMonth[], fresh = false): Promise<void> {
     if (months.length === 0) return;
     const docs: DailyBucketDoc[] = months.map((m) => {
       const metrics = [...new Set(m.days.flatMap((d) => Object.keys(d.values)))];
       return { _id: bucketId(m.target, m.month), ws, target: m.target, month: m.month, metrics, days: encodeDays(m.days, metrics) };
     });
-    await bulkReplace(docs, (target) => this.modelOf(target));
+    await bulkReplace(docs, (target) => this.modelOf(target), fresh);
   }
 
   /** Days with data in the inclusive range, newest first; one lookup by _id per month, in parallel. */

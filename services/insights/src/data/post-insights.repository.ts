@@ -30,16 +30,15 @@ export class PostInsightsRepository {
   }
 
   /**
-   * The target's buckets of these months in one query: by `_id` for one month, else by `target`
-   * (one scan of the shard either way on FerretDB; parallel lookups would each scan it).
+   * The target's buckets of these months: one lookup by `_id` per month, in parallel. FerretDB
+   * applies only equality filters in PostgreSQL and everything else after converting each matching
+   * document, so `{target, month: {$in}}` would convert every bucket the target has; per-month
+   * lookups scan the (small) shard and convert only what the range needs.
    */
   private async read(target: string, months: string[]): Promise<PostBucketDoc[]> {
     const model = this.modelOf(target);
-    if (months.length === 1) {
-      const one = await model.findOne({ _id: bucketId(target, months[0]!) }).lean<PostBucketDoc>();
-      return one ? [one] : [];
-    }
-    return model.find({ target, month: { $in: months } }).lean<PostBucketDoc[]>();
+    const found = await Promise.all(months.map((month) => model.findOne({ _id: bucketId(target, month) }).lean<PostBucketDoc>()));
+    return found.filter((b): b is PostBucketDoc => b !== null);
   }
 
   /** Each post replaces its earlier copy (same network id): one write per month touched. */
@@ -58,8 +57,8 @@ export class PostInsightsRepository {
     }
   }
 
-  /** Replaces whole month buckets in one round trip (bulk loads, benchmarks). */
-  async replaceMonths(ws: string, months: PostMonth[]): Promise<void> {
+  /** Replaces whole month buckets, one round trip per shard (bulk loads, benchmarks); `fresh`: none exists yet. */
+  async replaceMonths(ws: string, months: PostMonth[], fresh = false): Promise<void> {
     if (months.length === 0) return;
     const docs: PostBucketDoc[] = months.map((m) => ({
       _id: bucketId(m.target, m.month),
@@ -68,7 +67,7 @@ export class PostInsightsRepository {
       month: m.month,
       posts: Object.fromEntries(m.posts.map((p) => [postKey(p.id), JSON.stringify(p)])),
     }));
-    await bulkReplace(docs, (target) => this.modelOf(target));
+    await bulkReplace(docs, (target) => this.modelOf(target), fresh);
   }
 
   /** Posts published in the inclusive range of days, newest first (ties by id). */
