@@ -1,6 +1,14 @@
 import { AppError, ErrorCodes } from '@social/errors';
 import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
 import { TEST_JWT_SECRET } from '@social/testkit';
+import type { ProfilesServiceMethods } from '@social/contracts';
+
+/** The posts RPCs this stand-in answers (the others answer UNIMPLEMENTED). */
+type PostsTestMethods = {
+  FindPublishedByLabels: [{ label_ids: string[]; profile_id: string }, { items: { post_id: string; profile_id: string; network_post_id: string; label_ids: string[] }[] }];
+  GetPostForPublishing: [unknown, unknown];
+  CountMediaUsage: [unknown, unknown];
+};
 
 // Test doubles of the neighbours being built in parallel: real gRPC servers on free ports that
 // implement the competitors.v1 and posts.v1 contracts over in-memory data, so insights' real
@@ -44,7 +52,7 @@ export class FakeCompetitors {
       if (this.down) throw new AppError(ErrorCodes.SERVICE_UNAVAILABLE, 503, 'down for the test');
     };
     this.server = new GrpcServer({ serviceName: 'competitors', audience: 'competitors', internalJwtSecret: TEST_JWT_SECRET });
-    this.server.addService(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), {
+    this.server.addService<ProfilesServiceMethods>(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), {
       GetProfiles: async (req: { ids: string[] }, ctx: CallContext) => {
         check();
         const ws = this.profiles.get(ctx.workspaceId);
@@ -95,7 +103,7 @@ export class FakePosts {
 
   async start(): Promise<void> {
     this.server = new GrpcServer({ serviceName: 'posts', audience: 'posts', internalJwtSecret: TEST_JWT_SECRET });
-    this.server.addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
+    this.server.addService<PostsTestMethods>(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
       FindPublishedByLabels: async (req: { label_ids: string[]; profile_id: string }, ctx: CallContext) => {
         this.calls += 1;
         const items = (this.published.get(ctx.workspaceId) ?? []).filter(
