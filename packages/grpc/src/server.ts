@@ -5,6 +5,7 @@ import { bearerToken, InvalidInternalTokenError, verifyInternalToken } from '@so
 import { createLogger, errorFields, runWithContext, setContext } from '@social/logger';
 import { healthDefinition, HealthService } from './health';
 import { AUTHORIZATION_KEY, errorMetadata, firstString, REQUEST_ID_KEY } from './metadata';
+import { metricsInterceptor } from './metrics';
 import { serviceNameOf } from './proto-loader';
 import type { MethodMap, RequestOf, ResponseOf, ServerStream } from './types';
 
@@ -49,6 +50,7 @@ export class GrpcServer {
     // Ping idle clients so connections of peers that vanished without closing are dropped.
     'grpc.keepalive_time_ms': 60_000,
     'grpc.keepalive_timeout_ms': 20_000,
+    interceptors: [metricsInterceptor()],
   });
   private readonly health = new HealthService();
   private readonly serviceNames: string[] = [];
