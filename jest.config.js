@@ -39,6 +39,7 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/scripts/jest-contract-setup.ts'],
       globalSetup: '<rootDir>/scripts/jest-global-setup.js',
       globalTeardown: '<rootDir>/scripts/jest-global-teardown.js',
     },

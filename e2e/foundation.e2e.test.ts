@@ -128,6 +128,23 @@ describe('labels through the gateway', () => {
   });
 });
 
+describe('the contract', () => {
+  it('serves the OpenAPI document and a readable page without credentials', async () => {
+    const doc = await fetch(`${gw}/openapi.json`);
+    expect(doc.status).toBe(200);
+    const body = await doc.json();
+    expect(body.openapi).toBe('3.1.0');
+    for (const path of ['/labels', '/posts/{postId}/stage/{op}', '/media/from-url', '/competitor', '/profile/{profileId}/insights']) {
+      expect(Object.keys(body.paths)).toContain(path);
+    }
+    const page = await fetch(`${gw}/docs`);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('<code>/posts/{postId}</code>');
+    expect(html).toContain('id="schema-Label"');
+  });
+});
+
 describe('service lifecycle', () => {
   it('every service serves health checks', async () => {
     for (const name of ['posts', 'media', 'competitors', 'insights', 'publisher', 'gateway']) {

@@ -11,6 +11,7 @@ import {
 } from '@social/http';
 import { signInternalToken } from '@social/internal-auth';
 import { setContext } from '@social/logger';
+import { loadOpenApi, renderHtml } from '@social/openapi';
 import type { Authenticator, Principal } from './auth/authenticator';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
 import { routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
@@ -68,6 +69,16 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     req.headers['x-request-id'] = req.requestId;
     req.url = req.originalUrl;
     deps.proxies.media(req, res, next);
+  });
+
+  // The contract, public like any API reference (no key needed to read how to use the key).
+  const openApi = loadOpenApi();
+  const docsPage = renderHtml(openApi);
+  app.get('/v2/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  app.get('/v2/docs', (_req, res) => {
+    res.type('html').send(docsPage);
   });
 
   app.use('/v2', authenticate(deps.authenticator), rateLimit(deps.rateLimiter, deps.limitFor), route, checkBody(deps.bodyLimitBytes));

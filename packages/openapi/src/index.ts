@@ -3,6 +3,8 @@ import path from 'node:path';
 import { parse } from 'yaml';
 
 /** Fragments live in packages/openapi/spec, one per area, merged in file-name order. */
+export { ContractChecker } from './contract';
+
 export const SPEC_DIR = process.env['OPENAPI_DIR'] ?? path.resolve(__dirname, '../spec');
 
 type Doc = Record<string, any>;
@@ -30,3 +32,4 @@ export function loadOpenApi(dir = SPEC_DIR): Doc {
   if (dir === SPEC_DIR) cached = doc;
   return doc;
 }
+export { renderHtml } from './render-html';
