@@ -1,1 +1,2 @@
 export * from './profiles.events';
+export * from './publishing.events';
