@@ -29,6 +29,11 @@ export interface PublishRequested {
   dueAt: string;
   /** 1 for the first try; a delayed retry carries the next number. */
   attempt?: number;
+  /**
+   * 'reconcile' (the posts watchdog): do not publish late; settle the job from the ledger and the
+   * network (found → PUBLISHED, else FAILED) so the profile does not stay PENDING.
+   */
+  mode?: 'publish' | 'reconcile';
 }
 
 /** A job: publish one post on one profile at one revision. */
@@ -46,6 +51,7 @@ export const publishRequested = defineEvent<PublishRequested>({
       net: id,
       dueAt: { type: 'string', format: 'date-time' },
       attempt: { type: 'integer', minimum: 1 },
+      mode: { enum: ['publish', 'reconcile'] },
     },
   },
 });
@@ -112,6 +118,9 @@ export function deterministicEventId(name: string): string {
 
 export const publishJobEventId = (job: { postId: string; profileId: string; revision: number }, attempt = 1): string =>
   deterministicEventId(`job:${publishJobKey(job)}:${attempt}`);
+
+export const reconcileJobEventId = (job: { postId: string; profileId: string; revision: number }, round = 1): string =>
+  deterministicEventId(`reconcile:${publishJobKey(job)}:${round}`);
 
 export const publishResultEventId = (job: { postId: string; profileId: string; revision: number }, status: PublishOutcome): string =>
   deterministicEventId(`result:${publishJobKey(job)}:${status}`);
