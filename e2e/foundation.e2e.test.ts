@@ -37,7 +37,7 @@ describe('credentials', () => {
 
   it('answers missing headers, an unknown id and a wrong key with identical 401 bodies', async () => {
     const c = await workspace();
-    const cases = [{}, { 'X-API-ID': 'aid_nope', 'X-API-KEY': c.apiKey }, { 'X-API-ID': c.apiId, 'X-API-KEY': 'ask_wrong' }];
+    const cases: Record<string, string>[] = [{}, { 'X-API-ID': 'aid_nope', 'X-API-KEY': c.apiKey }, { 'X-API-ID': c.apiId, 'X-API-KEY': 'ask_wrong' }];
     const bodies = await Promise.all(
       cases.map(async (h) => {
         const res = await fetch(`${gw}/labels/`, { headers: h });

@@ -72,7 +72,7 @@ const creds = (k: { apiId: string; apiKey: string }) => ({ 'X-API-ID': k.apiId, 
 describe('gateway authentication', () => {
   it('answers missing headers, an unknown id and a wrong key with the same 401 body', async () => {
     const key = await newKey();
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       {},
       { 'X-API-ID': key.apiId },
       { 'X-API-ID': 'aid_unknown', 'X-API-KEY': key.apiKey },

@@ -17,13 +17,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * with backoff, because in compose and Kubernetes the database often comes up after the service.
  */
 export async function connectMongo(opts: MongoOptions): Promise<Connection> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 30000);
+  const deadline = Date.now() + (opts.timeoutMs ?? Number(process.env['MONGO_CONNECT_TIMEOUT_MS'] ?? 30000));
   let attempt = 0;
   for (;;) {
     attempt += 1;
     const conn = mongoose.createConnection(opts.url, {
       dbName: opts.dbName,
-      serverSelectionTimeoutMS: 3000,
+      serverSelectionTimeoutMS: Math.min(3000, opts.timeoutMs ?? Number(process.env['MONGO_CONNECT_TIMEOUT_MS'] ?? 3000)),
       // FerretDB and MongoDB both accept these; retryable writes need a replica set, so off.
       retryWrites: false,
       autoIndex: true,
