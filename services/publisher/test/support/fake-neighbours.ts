@@ -29,7 +29,7 @@ export class FakeNeighbours {
   private readonly servers: GrpcServer[] = [];
   addresses = { posts: '', media: '', competitors: '' };
 
-  addPost(p: Partial<FakePost> & { postId: string; profiles: Record<string, string> }): FakePost {
+  addPost(p: Partial<Omit<FakePost, 'profiles'>> & { postId: string; profiles: Record<string, string> }): FakePost {
     const post: FakePost = {
       revision: 1,
       type: 'STATUS',
@@ -49,7 +49,8 @@ export class FakeNeighbours {
   async start(): Promise<void> {
     const opts = (name: string) => ({ serviceName: name, audience: name, internalJwtSecret: TEST_JWT_SECRET });
     const posts = new GrpcServer(opts('posts')).addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
-      GetPostForPublishing: async (req: { post_id: string; profile_id: string }, _ctx: CallContext) => {
+      GetPostForPublishing: async (r: unknown, _ctx: CallContext) => {
+        const req = r as { post_id: string; profile_id: string };
         this.postsCalls += 1;
         const p = this.posts.get(req.post_id);
         const profile = p?.profiles.get(req.profile_id);
@@ -73,14 +74,15 @@ export class FakeNeighbours {
     });
     const { ReadMediaFile: _stream, ...unary } = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
     const media = new GrpcServer(opts('media')).addService(unary, {
-      BatchGetMedia: async (req: { ids: string[] }) => ({
-        items: req.ids.map((id) => this.media.get(id)).filter((m) => m !== undefined),
+      BatchGetMedia: async (req: unknown) => ({
+        items: (req as { ids: string[] }).ids.map((id) => this.media.get(id)).filter((m) => m !== undefined),
       }),
     });
     const competitors = new GrpcServer(opts('competitors')).addService(
       serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'),
       {
-        GetPublishCredentials: async (req: { profile_id: string }) => {
+        GetPublishCredentials: async (r: unknown) => {
+          const req = r as { profile_id: string };
           const c = this.credentials.get(req.profile_id);
           if (!c) throw notFound(`profile ${req.profile_id}`);
           return { profile_id: req.profile_id, net: c.net, network_account_id: c.accountId, access_token: c.token };
