@@ -85,17 +85,21 @@ export class AttemptRepository {
   async markPublished(key: string, networkPostId: string, publishedAt: string, attempts: number): Promise<Attempt> {
     const set = { state: 'PUBLISHED', networkPostId, publishedAt: new Date(publishedAt), error: null, attempts, updatedAt: new Date() };
     for (const from of ['STARTED', 'FAILED'] as const) {
-      const r = await this.model.updateOne({ _id: key, state: from }, { $set: set });
-      if (r.modifiedCount === 1) break;
+      const d = await this.model.findOneAndUpdate({ _id: key, state: from }, { $set: set }, { new: true }).lean<AttemptDoc>();
+      if (d) return toAttempt(d);
     }
-    const now = await this.get(key);
-    if (!now) throw new Error(`attempt ${key} vanished`);
-    return now;
+    return this.mustGet(key);
   }
 
   /** STARTED → FAILED/CANCELLED; returns the attempt as it is afterwards (maybe finished by another worker). */
   async finish(key: string, state: 'FAILED' | 'CANCELLED', error: Attempt['error'], attempts: number): Promise<Attempt> {
-    await this.model.updateOne({ _id: key, state: 'STARTED' }, { $set: { state, error, attempts, updatedAt: new Date() } });
+    const d = await this.model
+      .findOneAndUpdate({ _id: key, state: 'STARTED' }, { $set: { state, error, attempts, updatedAt: new Date() } }, { new: true })
+      .lean<AttemptDoc>();
+    return d ? toAttempt(d) : this.mustGet(key);
+  }
+
+  private async mustGet(key: string): Promise<Attempt> {
     const now = await this.get(key);
     if (!now) throw new Error(`attempt ${key} vanished`);
     return now;

@@ -24,6 +24,9 @@ export interface PublishJobDeps {
   retry: { baseMs: number; maxMs: number };
 }
 
+/** A ledger entry settled without a result: the job was superseded, its successor reports. */
+const STALE_REVISION = 'STALE_REVISION';
+
 /** A failure that retrying cannot fix: the profile is FAILED at once with this code. */
 class JobFailure extends Error {
   constructor(
@@ -54,30 +57,28 @@ export class PublishJob {
   constructor(private readonly d: PublishJobDeps) {}
 
   async handle(job: PublishRequested, meta: JobMeta): Promise<void> {
-    const key = publishJobKey(job);
     const attempt = job.attempt ?? 1;
-    const existing = await this.d.ledger.get(key);
-    if (existing && existing.state !== 'STARTED') return this.emitFrom(job, existing, meta);
-    if (job.mode === 'reconcile') return this.reconcileOnly(job, existing, meta);
+    if (job.mode === 'reconcile') {
+      const existing = await this.d.ledger.get(publishJobKey(job));
+      if (existing && existing.state !== 'STARTED') return this.emitFrom(job, existing, meta);
+      return this.reconcileOnly(job, existing, meta);
+    }
+    // Claim the key first (one write on the common path): a copy of a finished job stops here.
+    const begun = await this.d.ledger.insert(this.start(job, meta, attempt), 'STARTED');
+    if (!begun.created && begun.attempt.state !== 'STARTED') return this.emitFrom(job, begun.attempt, meta);
 
     try {
-      // Crashed mid-call, or an earlier try timed out: ask the network before anything else.
-      if (existing) {
+      if (!begun.created) {
+        // Crashed mid-call, an earlier try failed or timed out, or a copy runs elsewhere right now:
+        // ask the network before anything else.
         const found = await this.lookup(job, meta);
         if (found) return await this.published(job, found, attempt, meta);
+        await this.d.ledger.touch(begun.attempt.key, attempt);
       }
       const post = await this.d.posts.get(this.ws(meta), job);
-      if (post.revision !== job.revision || post.publishStatus !== 'PENDING') {
-        return await this.stale(job, post, existing, meta);
-      }
+      if (post.revision !== job.revision || post.publishStatus !== 'PENDING') return await this.stale(job, post, meta);
       const creds = await this.credentials(job, meta);
       const content = await this.content(post, meta);
-      if (!existing) {
-        const started = await this.d.ledger.insert(this.start(job, meta, attempt), 'STARTED');
-        if (!started.created && started.attempt.state !== 'STARTED') return await this.emitFrom(job, started.attempt, meta);
-      } else {
-        await this.d.ledger.touch(key, attempt);
-      }
       const result = await this.publishOrReconcile(job, creds, content);
       return await this.published(job, result, attempt, meta);
     } catch (err) {
@@ -122,6 +123,11 @@ export class PublishJob {
       }
       if (!err.retryable) return this.failed(job, { code: err.code, message: err.message }, attempt, meta);
       return this.retry(job, { code: err.code, message: err.message }, attempt, meta, err.retryAfterMs);
+    }
+    if (isNotFound(err)) {
+      // The post (or its profile) is gone: nothing to publish, and nobody waits for it.
+      const after = await this.d.ledger.finish(publishJobKey(job), 'CANCELLED', { code: 'POST_NOT_FOUND', message: (err as Error).message }, attempt);
+      return this.emitFrom(job, after, meta);
     }
     if (isDependencyDown(err)) {
       const e = err as AppError;
@@ -170,20 +176,17 @@ export class PublishJob {
     return this.d.network.lookupPublished({ ...creds, idempotencyKey: publishJobKey(job) });
   }
 
-  private async stale(job: PublishRequested, post: PostContent, existing: Attempt | null, meta: JobMeta): Promise<void> {
+  private async stale(job: PublishRequested, post: PostContent, meta: JobMeta): Promise<void> {
     const key = publishJobKey(job);
     if (post.publishStatus !== 'CANCELLED') {
-      // Superseded by a newer revision (its own job publishes), or already settled.
+      // Superseded by a newer revision (its own job publishes), or already settled: no result.
       log.info('stale job dropped', { key, currentRevision: post.revision, publishStatus: post.publishStatus });
-      if (existing) await this.d.ledger.finish(key, 'CANCELLED', { code: 'STALE_REVISION', message: 'superseded' }, job.attempt ?? 1);
+      await this.d.ledger.finish(key, 'CANCELLED', { code: STALE_REVISION, message: 'superseded by a newer revision' }, job.attempt ?? 1);
       return;
     }
     const error = { code: 'PUBLISH_CANCELLED', message: 'The post was changed or unscheduled before it was published.' };
-    if (existing) {
-      const after = await this.d.ledger.finish(key, 'CANCELLED', error, job.attempt ?? 1);
-      return this.emitFrom(job, after, meta);
-    }
-    await this.emit(job, { status: 'CANCELLED', error, attempts: 0 }, meta);
+    const after = await this.d.ledger.finish(key, 'CANCELLED', error, job.attempt ?? 1);
+    return this.emitFrom(job, after, meta);
   }
 
   private async credentials(job: PublishRequested, meta: JobMeta): Promise<AccountRef> {
@@ -248,7 +251,7 @@ export class PublishJob {
   /** Re-emits what the ledger holds: a redelivered job never publishes again. */
   private async emitFrom(job: PublishRequested, a: Attempt, meta: JobMeta): Promise<void> {
     if (a.state === 'STARTED') return; // another worker holds it and will report
-    if (a.state === 'CANCELLED' && a.error?.code === 'STALE_REVISION') return;
+    if (a.state === 'CANCELLED' && a.error?.code === STALE_REVISION) return;
     await this.emit(
       job,
       {
