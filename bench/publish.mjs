@@ -175,7 +175,8 @@ try {
 }
 
 async function startWorker(env, n) {
-  const child = spawn(process.execPath, [path.join(ROOT, 'services/publisher/dist/index.js')], {
+  const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS ? process.env.BENCH_WORKER_NODE_ARGS.split(' ') : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'services/publisher/dist/index.js')], {
     env: { ...process.env, ...env, PUBLISHER_PORT: '0', SERVICE_NAME: `publisher-${n}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
