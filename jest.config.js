@@ -20,7 +20,11 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{packages,services,gateway}/**/src/**/*.test.ts', '<rootDir>/gateway/src/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{packages,services,gateway}/**/src/**/*.test.ts',
+        '<rootDir>/gateway/src/**/*.test.ts',
+        '<rootDir>/deploy/test/**/*.test.ts',
+      ],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },
     {

@@ -1,11 +1,19 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, ErrorCodes } from '@social/errors';
-import { accessLog, errorHandler, hasBody, requestContext, type ReadinessCheck } from '@social/http';
+import {
+  accessLog,
+  errorHandler,
+  hasBody,
+  httpMetrics,
+  metricsEndpoint,
+  requestContext,
+  type ReadinessCheck,
+} from '@social/http';
 import { signInternalToken } from '@social/internal-auth';
 import { setContext } from '@social/logger';
 import type { Authenticator, Principal } from './auth/authenticator';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
-import { upstreamFor, type UpstreamName } from './proxy/routes';
+import { routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
 
 export interface GatewayAppDeps {
   authenticator: Authenticator;
@@ -37,7 +45,11 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.set('etag', false);
   app.use(requestContext);
   app.use(accessLog);
+  // Proxied paths match no express route here; label them by the public route family instead.
+  app.use(httpMetrics({ routeOf: (req) => routeLabelFor(req.originalUrl.split('?')[0]!) }));
 
+  // For Prometheus inside the cluster; the Ingress (deploy/) forwards only /v2 and /storage.
+  app.get('/metrics', metricsEndpoint);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

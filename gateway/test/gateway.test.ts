@@ -175,4 +175,18 @@ describe('gateway limits and routing', () => {
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${base}/readyz`)).json()).toMatchObject({ status: 'ready', checks: { mongo: true, redis: true } });
   });
+
+  it('serves /metrics without an API key, with proxied requests labelled by route family, not by id', async () => {
+    const key = await newKey();
+    await fetch(`${base}/v2/posts/p-123`, { headers: creds(key) });
+    await fetch(`${base}/v2/posts/p-456`, { headers: creds(key) });
+
+    const res = await fetch(`${base}/metrics`);
+
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    const count = /^http_request_duration_seconds_count\{method="GET",route="\/v2\/posts\/\*",status="200"\} (\d+)$/m.exec(body);
+    expect(Number(count?.[1])).toBeGreaterThanOrEqual(2);
+    expect(body).not.toContain('p-123');
+  });
 });

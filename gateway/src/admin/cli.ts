@@ -6,6 +6,7 @@ import { gatewayModels } from '../data/workspace.model';
 import { WorkspaceRepository } from '../data/workspace.repository';
 import { KeyCache } from '../auth/key-cache';
 import { parseArgs, runCommand, UsageError } from './commands';
+import { competitorsCommands } from './competitors-client';
 
 /**
  * `pnpm admin ...`: how credentials are issued. It talks to the gateway's own database and Redis
@@ -17,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: gatewayDbName(cfg), timeoutMs: 10000 });
   const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2 });
+  const competitors = competitorsCommands(process.env, cfg.internalJwtSecret);
   try {
     const repo = new WorkspaceRepository(gatewayModels(mongo));
     const out = await runCommand(args, {
@@ -25,10 +27,14 @@ async function main(argv: string[]): Promise<number> {
       plans: Object.keys(cfg.plans),
       defaultPlan: cfg.defaultPlan,
       env: process.env,
+      connectProfile: competitors.connectProfile,
+      connectSandboxProfiles: competitors.connectSandboxProfiles,
+      checkCompetitors: competitors.checkCompetitors,
     });
     process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
     return 0;
   } finally {
+    competitors.close();
     redis.disconnect();
     await closeMongo(mongo);
   }

@@ -6,12 +6,17 @@ export class UsageError extends Error {}
 export const USAGE = `Usage: pnpm admin <command> [options]
 
   workspace create --name NAME [--plan PLAN] [--sandbox-profiles] [--json]
-      Creates a workspace and its first API key pair (the key is shown once).
+      Creates a workspace and its first API key pair (the key is shown once). --sandbox-profiles
+      also connects one own sandbox account of each publishing network (the competitors service).
   workspace list [--json]
   key issue --workspace WORKSPACE_ID [--json]
       Issues another key pair for a workspace.
   key revoke --api-id API_ID
-      Revokes a key pair at once (the gateway's key cache entry is dropped).`;
+      Revokes a key pair at once (the gateway's key cache entry is dropped).
+  profile connect --workspace WORKSPACE_ID --net NET --account ACCOUNT_ID [--json]
+      Connects an own network account (e.g. --net generalNet --account gn-own-1) to a workspace.
+      Connecting a connected account again shows the existing profile (a profile in ERROR is
+      reconnected with a fresh token).`;
 
 export interface ParsedArgs {
   command: string;
@@ -23,6 +28,7 @@ const COMMANDS: Record<string, { string: string[]; boolean: string[] }> = {
   'workspace list': { string: [], boolean: ['json'] },
   'key issue': { string: ['workspace'], boolean: ['json'] },
   'key revoke': { string: ['api-id'], boolean: ['json'] },
+  'profile connect': { string: ['workspace', 'net', 'account'], boolean: ['json'] },
 };
 
 export function parseArgs(argv: string[]): ParsedArgs {
@@ -56,8 +62,25 @@ export interface CommandDeps {
   defaultPlan: string;
   env: NodeJS.ProcessEnv;
   /** Connects one sandbox account of each network to the workspace (the competitors service). */
-  connectSandboxProfiles?: (workspaceId: string) => Promise<unknown[]>;
+  connectSandboxProfiles?: (workspaceId: string) => Promise<ConnectedProfile[]>;
+  /** Connects one own network account to the workspace (the competitors service). */
+  connectProfile?: (workspaceId: string, net: string, accountId: string) => Promise<ConnectedProfile>;
+  /** Fails when the competitors service cannot be reached, before anything is created. */
+  checkCompetitors?: () => Promise<void>;
 }
+
+/** A connected profile as the API shows it (spec 2.5). */
+export interface ConnectedProfile {
+  id: string;
+  name: string;
+  username: string;
+  picture: string;
+  net: { code: string; name: string };
+  statusLevel: string;
+}
+
+const describeProfile = (p: ConnectedProfile) =>
+  `${p.id}  ${p.net.code.padEnd(16)} ${p.statusLevel.padEnd(5)} ${p.name} (@${p.username})`;
 
 function required(flags: ParsedArgs['flags'], name: string): string {
   const v = flags[name];
@@ -75,16 +98,22 @@ export async function runCommand({ command, flags }: ParsedArgs, deps: CommandDe
       if (!deps.plans.includes(plan)) {
         throw new UsageError(`Unknown plan "${plan}"; configured plans: ${deps.plans.join(', ')}.`);
       }
-      if (flags['sandbox-profiles'] && !deps.connectSandboxProfiles) {
+      const sandboxProfiles = flags['sandbox-profiles'] === true;
+      if (sandboxProfiles && !deps.connectSandboxProfiles) {
         throw new UsageError('--sandbox-profiles needs the competitors service, which this build does not include yet.');
       }
+      if (sandboxProfiles) await deps.checkCompetitors?.();
       const ws = await deps.repo.createWorkspace(name, plan);
       const key = await deps.repo.issueKey(ws.id);
-      const result: Record<string, unknown> = { workspaceId: ws.id, apiId: key.apiId, apiKey: key.apiKey };
-      if (flags['sandbox-profiles']) result['profiles'] = await deps.connectSandboxProfiles!(ws.id);
-      return json
-        ? JSON.stringify(result)
-        : `Workspace ${ws.id} (${name}, plan ${plan})\nX-API-ID:  ${key.apiId}\nX-API-KEY: ${key.apiKey}\n(the key is shown only now)`;
+      const result: { workspaceId: string; apiId: string; apiKey: string; profiles?: ConnectedProfile[] } = {
+        workspaceId: ws.id,
+        apiId: key.apiId,
+        apiKey: key.apiKey,
+      };
+      if (sandboxProfiles) result.profiles = await deps.connectSandboxProfiles!(ws.id);
+      if (json) return JSON.stringify(result);
+      const text = `Workspace ${ws.id} (${name}, plan ${plan})\nX-API-ID:  ${key.apiId}\nX-API-KEY: ${key.apiKey}\n(the key is shown only now)`;
+      return result.profiles ? `${text}\nConnected profiles:\n${result.profiles.map(describeProfile).join('\n')}` : text;
     }
     case 'workspace list': {
       const list = await deps.repo.listWorkspaces();
@@ -106,6 +135,17 @@ export async function runCommand({ command, flags }: ParsedArgs, deps: CommandDe
       await deps.keyCache.invalidate(apiId);
       if (!revoked) throw new UsageError(`No active key ${apiId}.`);
       return json ? JSON.stringify({ apiId, revoked: true }) : `Revoked ${apiId}.`;
+    }
+    case 'profile connect': {
+      const workspaceId = required(flags, 'workspace');
+      const net = required(flags, 'net');
+      const account = required(flags, 'account');
+      if (!deps.connectProfile) throw new UsageError('profile connect needs the competitors service.');
+      if (!(await deps.repo.findWorkspace(workspaceId))) throw new UsageError(`No workspace ${workspaceId}.`);
+      const profile = await deps.connectProfile(workspaceId, net, account);
+      if (json) return JSON.stringify(profile);
+      const warning = profile.statusLevel === 'OK' ? '' : '\nThe network refuses the access token: the profile is in ERROR until reconnected.';
+      return `Connected ${describeProfile(profile)}${warning}`;
     }
     default:
       throw new UsageError(USAGE);

@@ -1,4 +1,4 @@
-import { upstreamFor } from './routes';
+import { routeLabelFor, upstreamFor } from './routes';
 
 describe('gateway routes', () => {
   it.each([
@@ -21,5 +21,22 @@ describe('gateway routes', () => {
 
   it.each(['/v2/labelsx', '/v2/nothing', '/labels', '/v2/', '/v2/profile/p1'])('has no upstream for %s', (path) => {
     expect(upstreamFor(path)).toBeUndefined();
+  });
+});
+
+describe('route labels for metrics', () => {
+  it.each([
+    ['/v2/posts/6650c0ffee/stage/schedule', '/v2/posts/*'],
+    ['/v2/labels', '/v2/labels/*'],
+    ['/v2/profile/p1/insights/posts', '/v2/profile/:profileId/insights/*'],
+    ['/v2/competitor/c1/insights', '/v2/competitor/:competitorId/insights/*'],
+    ['/v2/competitor/c1', '/v2/competitor/*'],
+    ['/storage/abc/def.png', '/storage/*'],
+  ])('labels %s as %s', (path, label) => {
+    expect(routeLabelFor(path)).toBe(label);
+  });
+
+  it('gives no label to paths no service answers, so they count as unmatched', () => {
+    expect(routeLabelFor('/v2/nope/123')).toBeUndefined();
   });
 });

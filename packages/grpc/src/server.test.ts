@@ -1,5 +1,4 @@
 import { GrpcServer } from './server';
-import { healthDefinition } from './health';
 import { serviceDefinition } from './proto-loader';
 
 const echo = serviceDefinition('testing/v1/echo.proto', 'testing.v1.EchoService');
@@ -16,11 +15,17 @@ describe('GrpcServer.addService', () => {
     expect(() => newServer().addService(echo, handlers)).toThrow('testing.v1.EchoService has no method(s) Ecko');
   });
 
-  it('refuses streaming methods', () => {
-    const handlers = { Check: async () => ({}), Watch: async () => ({}) };
+  it('refuses client-streaming methods', () => {
+    const sink = serviceDefinition('testing/v1/stream.proto', 'testing.v1.SinkService');
 
-    expect(() => newServer().addService(healthDefinition(), handlers)).toThrow(
-      'grpc.health.v1.Health/Watch: only unary methods are supported',
+    expect(() => newServer().addService(sink, { Sink: async () => ({}) })).toThrow(
+      'testing.v1.SinkService/Sink: client-streaming methods are not supported',
     );
+  });
+
+  it('accepts server-streaming methods', () => {
+    const count = serviceDefinition('testing/v1/stream.proto', 'testing.v1.CountService');
+
+    expect(() => newServer().addService(count, { Count: async function* () {} } as never)).not.toThrow();
   });
 });

@@ -5,8 +5,9 @@ import { bearerToken, InvalidInternalTokenError, verifyInternalToken } from '@so
 import { createLogger, errorFields, runWithContext, setContext } from '@social/logger';
 import { healthDefinition, HealthService } from './health';
 import { AUTHORIZATION_KEY, errorMetadata, firstString, REQUEST_ID_KEY } from './metadata';
+import { metricsInterceptor } from './metrics';
 import { serviceNameOf } from './proto-loader';
-import type { MethodMap, RequestOf, ResponseOf } from './types';
+import type { MethodMap, RequestOf, ResponseOf, ServerStream } from './types';
 
 const log = createLogger('grpc');
 
@@ -22,9 +23,16 @@ export interface CallContext {
 
 export type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
 
+/** A server-streaming handler: every item it yields is sent; returning ends the call with OK. */
+export type ServerStreamHandler<Req, Item> = (request: Req, ctx: CallContext) => AsyncIterable<Item>;
+
 export type ServiceHandlers<M extends MethodMap<M>> = {
-  [K in keyof M]: UnaryHandler<RequestOf<M[K]>, ResponseOf<M[K]>>;
+  [K in keyof M]: ResponseOf<M[K]> extends ServerStream<infer Item>
+    ? ServerStreamHandler<RequestOf<M[K]>, Item>
+    : UnaryHandler<RequestOf<M[K]>, ResponseOf<M[K]>>;
 };
+
+type AnyHandler = (request: unknown, ctx: CallContext) => Promise<unknown> | AsyncIterable<unknown>;
 
 export interface GrpcServerOptions {
   serviceName: string;
@@ -34,7 +42,7 @@ export interface GrpcServerOptions {
 }
 
 /**
- * A gRPC server for unary, internally authenticated RPCs that always serves grpc.health.v1.Health.
+ * A gRPC server for unary and server-streaming, internally authenticated RPCs that always serves grpc.health.v1.Health.
  * Health answers without a token so Kubernetes probes and grpc_health_probe can use it.
  */
 export class GrpcServer {
@@ -42,6 +50,7 @@ export class GrpcServer {
     // Ping idle clients so connections of peers that vanished without closing are dropped.
     'grpc.keepalive_time_ms': 60_000,
     'grpc.keepalive_timeout_ms': 20_000,
+    interceptors: [metricsInterceptor()],
   });
   private readonly health = new HealthService();
   private readonly serviceNames: string[] = [];
@@ -56,14 +65,16 @@ export class GrpcServer {
   addService<M extends MethodMap<M>>(definition: grpc.ServiceDefinition, handlers: ServiceHandlers<M>): this {
     if (this.started) throw new Error('GrpcServer: add services before start()');
     const name = serviceNameOf(definition);
-    const given = handlers as Record<string, UnaryHandler<unknown, unknown> | undefined>;
+    const given = handlers as Record<string, AnyHandler | undefined>;
     const implementation: grpc.UntypedServiceImplementation = {};
     // Fail at start-up, not with UNIMPLEMENTED at the first call.
     for (const [method, attrs] of Object.entries(definition)) {
       const handler = given[method];
-      if (attrs.requestStream || attrs.responseStream) throw new Error(`${name}/${method}: only unary methods are supported`);
+      if (attrs.requestStream) throw new Error(`${name}/${method}: client-streaming methods are not supported`);
       if (!handler) throw new Error(`${name}/${method} has no handler`);
-      implementation[method] = this.unary(attrs.path, handler);
+      implementation[method] = attrs.responseStream
+        ? this.serverStream(attrs.path, handler as ServerStreamHandler<unknown, unknown>)
+        : this.unary(attrs.path, handler as UnaryHandler<unknown, unknown>);
     }
     const unknown = Object.keys(given).filter((method) => !Object.hasOwn(definition, method));
     if (unknown.length > 0) throw new Error(`${name} has no method(s) ${unknown.join(', ')}`);
@@ -154,6 +165,54 @@ export class GrpcServer {
         }
         callback(null, response);
         done(grpc.status.OK);
+      });
+    };
+  }
+
+  private serverStream(method: string, handler: ServerStreamHandler<unknown, unknown>): grpc.handleServerStreamingCall<unknown, unknown> {
+    return (call) => {
+      const startedAt = performance.now();
+      const requestId = firstString(call.metadata, REQUEST_ID_KEY) ?? randomUUID();
+      void runWithContext({ requestId }, async () => {
+        let items = 0;
+        try {
+          const claims = this.authenticate(call.metadata);
+          setContext({ workspaceId: claims.workspaceId });
+          const deadline = call.getDeadline();
+          const iterable = handler(call.request, {
+            workspaceId: claims.workspaceId,
+            requestId,
+            ...(claims.plan ? { plan: claims.plan } : {}),
+            metadata: call.metadata,
+            deadline: deadline === Infinity ? undefined : new Date(deadline),
+          });
+          for await (const item of iterable) {
+            // The caller went away: stop producing (the loop's return() closes the source).
+            if (call.cancelled) break;
+            items++;
+            // Respect back-pressure so a slow reader never makes us buffer a whole file.
+            if (!call.write(item)) await new Promise<void>((resolve) => {
+              const settle = () => {
+                call.off('drain', settle);
+                call.off('close', settle);
+                resolve();
+              };
+              call.once('drain', settle);
+              call.once('close', settle);
+            });
+          }
+          if (!call.cancelled) call.end();
+          log.debug('rpc', { method, code: 'OK', items, durationMs: Math.round(performance.now() - startedAt) });
+        } catch (err) {
+          const appError = toAppError(err);
+          const unexpected = appError !== err && appError.code === ErrorCodes.INTERNAL;
+          if (unexpected || appError.isCatastrophic) log.error(`unhandled error in ${method}`, errorFields(err));
+          const code = grpcStatusOf(appError);
+          if (!call.cancelled) {
+            call.emit('error', { code, details: appError.message, metadata: errorMetadata(appError, new grpc.Metadata()) });
+          }
+          log.debug('rpc', { method, code: grpc.status[code], items, durationMs: Math.round(performance.now() - startedAt) });
+        }
       });
     };
   }

@@ -234,7 +234,7 @@ describe('errors thrown by a handler', () => {
 describe('deadlines and reachability', () => {
   it('turns a handler slower than the deadline into DEADLINE_EXCEEDED 504', async () => {
     running = await startEcho(async (request, ctx) => {
-      await sleep(500);
+      await sleep(5000);
       return { message: request.message, workspace_id: ctx.workspaceId, request_id: ctx.requestId };
     });
     const startedAt = Date.now();
@@ -246,7 +246,8 @@ describe('deadlines and reachability', () => {
 
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'DEADLINE_EXCEEDED', status: 504, message: 'echo Echo did not answer in time.' });
-    expect(Date.now() - startedAt).toBeLessThan(450);
+    // Well under the handler's 5 s: the caller did not wait for it.
+    expect(Date.now() - startedAt).toBeLessThan(2500);
   });
 
   it('uses the default deadline of the client when the call sets none', async () => {

@@ -170,7 +170,8 @@ describe('shutdown', () => {
 
     await running.server.shutdown(200);
 
-    expect(Date.now() - startedAt).toBeLessThan(1000);
+    // The call was stuck for 10 s; shutdown cut it after its 200 ms grace.
+    expect(Date.now() - startedAt).toBeLessThan(5000);
     expect(await inFlight).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
     release();
   });

@@ -4,6 +4,7 @@ import { createLogger, errorFields, setContext } from '@social/logger';
 import { bearerToken, verifyInternalToken } from '@social/internal-auth';
 import { requestContext } from './request-context';
 import { accessLog } from './access-log';
+import { httpMetrics, metricsEndpoint } from './metrics';
 
 const log = createLogger('http');
 
@@ -33,7 +34,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.set('etag', false);
   app.use(requestContext);
   app.use(accessLog);
+  app.use(httpMetrics());
 
+  // Scraped by Prometheus inside the cluster; the gateway never routes /metrics to a service.
+  app.get('/metrics', metricsEndpoint);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -5,3 +5,4 @@ export * from './pagination';
 export * from './http-server';
 export * from './service-http';
 export * from './access-log';
+export * from './metrics';

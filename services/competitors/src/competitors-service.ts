@@ -1,39 +1,126 @@
 import { Router } from 'express';
-import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { profileAuthRevoked } from '@social/contracts';
+import { Broker, type ConsumerHandle } from '@social/events';
+import type { GrpcServer } from '@social/grpc';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
-import { createLogger } from '@social/logger';
+import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { createNetworkAdapter, type NetworkAdapter } from '@social/networks';
 import { competitorsDbName, type CompetitorsConfig } from './config';
+import { profileAuthRevokedHandler } from './consumers/profile-auth-revoked.consumer';
+import { CompetitorRepository } from './data/competitor.repository';
+import { OutboxRepository } from './data/outbox.repository';
+import { ProfileRepository } from './data/profile.repository';
+import type { CompetitorsDeps } from './domain/competitors.use-cases';
+import type { ProfilesDeps } from './domain/profiles.use-cases';
+import { TokenCipher } from './domain/token-cipher';
+import { OutboxRelay } from './events/outbox-relay';
+import { createGrpcServer } from './grpc';
+import { competitorsRoutes } from './http/competitors.routes';
+import { profilesRoutes } from './http/profiles.routes';
+import { searchRoutes } from './http/search.routes';
+import { log } from './logger';
 
-const log = createLogger('competitors');
+interface Parts {
+  mongo: Connection;
+  adapter: NetworkAdapter;
+  broker: Broker;
+  relay: OutboxRelay;
+  consumer: ConsumerHandle;
+  grpc: GrpcServer;
+  grpcPort: number;
+  http: ServiceHttp;
+}
 
+/**
+ * Connected own profiles, competitor links with plan limits, and public-profile search; HTTP behind
+ * the gateway, gRPC for the other services, collection jobs out and auth revocations in over RabbitMQ.
+ */
 export class CompetitorsService {
   private constructor(
     private readonly cfg: CompetitorsConfig,
-    private readonly mongo: Connection,
-    private readonly http: ServiceHttp,
+    private readonly parts: Parts,
   ) {}
 
   get port(): number {
-    return this.http.port;
+    return this.parts.http.port;
+  }
+
+  get grpcPort(): number {
+    return this.parts.grpcPort;
+  }
+
+  /** The outbox relay, so tests can wait for a pass instead of sleeping. */
+  get relay(): OutboxRelay {
+    return this.parts.relay;
   }
 
   static async create(cfg: CompetitorsConfig): Promise<CompetitorsService> {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: competitorsDbName(cfg) });
+    const profiles = new ProfileRepository(mongo);
+    const competitors = new CompetitorRepository(mongo);
+    const outbox = new OutboxRepository(mongo);
     await syncIndexes(mongo);
+    const adapter = createNetworkAdapter(cfg);
+    const broker = await Broker.connect({
+      url: cfg.amqpUrl,
+      connectionName: 'competitors',
+      topology: {
+        exchanges: [{ name: cfg.profilesExchange, type: 'topic' }],
+        queues: [{ name: cfg.eventsQueue, bindings: [{ exchange: cfg.profilesExchange, routingKey: profileAuthRevoked.type }] }],
+      },
+    });
+    const relay = new OutboxRelay({
+      broker,
+      exchange: cfg.profilesExchange,
+      intervalMs: cfg.outboxIntervalMs,
+      outbox,
+      targetExists: (kind, id) => (kind === 'profile' ? profiles.exists(id) : competitors.exists(id)),
+    });
+    const eventsRecorded = () => relay.kick();
+    const cipher = new TokenCipher(cfg.tokenKey);
+    const profilesDeps: ProfilesDeps = { profiles, outbox, adapter, cipher, backfillDays: cfg.backfillDays, eventsRecorded };
+    const competitorsDeps: CompetitorsDeps = {
+      competitors,
+      outbox,
+      adapter,
+      plans: cfg.plans,
+      defaultPlan: cfg.defaultPlan,
+      backfillDays: cfg.backfillDays,
+      eventsRecorded,
+    };
+
+    const consumer = await broker.consume(cfg.eventsQueue, [profileAuthRevoked], profileAuthRevokedHandler(profiles));
+    const grpc = createGrpcServer({ internalJwtSecret: cfg.internalJwtSecret, profiles: profilesDeps, competitors: competitorsDeps });
+    const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
+
+    const api = Router();
+    api.use(profilesRoutes(profilesDeps));
+    api.use(competitorsRoutes(competitorsDeps));
+    api.use(searchRoutes({ profiles, adapter, cipher }));
     const http = await startServiceHttp({
       audience: 'competitors',
       internalJwtSecret: cfg.internalJwtSecret,
       host: cfg.host,
       port: cfg.port,
-      api: Router(),
-      readiness: [{ name: 'mongo', check: () => isMongoReady(mongo) }],
+      api,
+      readiness: [
+        { name: 'mongo', check: () => isMongoReady(mongo) },
+        // Not a hard dependency of requests (events wait in the outbox), but the consumer needs it.
+        { name: 'broker', check: () => broker.isReady() },
+      ],
     });
-    log.info('competitors listening', { port: http.port });
-    return new CompetitorsService(cfg, mongo, http);
+    relay.start();
+    log.info('competitors listening', { port: http.port, grpcPort });
+    return new CompetitorsService(cfg, { mongo, adapter, broker, relay, consumer, grpc, grpcPort, http });
   }
 
   async destroy(): Promise<void> {
-    await this.http.close(this.cfg.shutdownGraceMs);
-    await closeMongo(this.mongo);
+    const p = this.parts;
+    await Promise.all([p.http.close(this.cfg.shutdownGraceMs), p.grpc.shutdown(this.cfg.shutdownGraceMs)]);
+    await p.consumer.cancel();
+    await p.relay.stop();
+    await p.broker.close(this.cfg.shutdownGraceMs);
+    await p.adapter.close();
+    await closeMongo(p.mongo);
   }
 }

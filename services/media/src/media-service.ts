@@ -1,39 +1,97 @@
 import { Router } from 'express';
-import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { Broker } from '@social/events';
+import { GrpcServer } from '@social/grpc';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { createLogger } from '@social/logger';
+import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { PostsUsageClient } from './clients/posts-usage.client';
 import { mediaDbName, type MediaConfig } from './config';
+import { buildContext, type ImportOverrides } from './context';
+import type { ImageProvider } from './domain/generation/image-provider';
+import { LocalImageProvider } from './domain/generation/local-image-provider';
+import { OpenAiImageProvider } from './domain/generation/openai-image-provider';
+import type { MediaUsage } from './domain/ports';
+import { batchGetMedia } from './grpc/batch-get-media';
+import { mediaDefinition, type MediaMethods } from './grpc/media.grpc';
+import { readMediaFile } from './grpc/read-media-file';
+import { assistantRoutes } from './http/assistant.routes';
+import { mediaRoutes } from './http/media.routes';
+import { storageRoutes } from './http/storage.routes';
+import { BrokerProcessingQueue, mediaTopology } from './jobs/media-jobs';
 
 const log = createLogger('media');
 
+export interface MediaServiceOverrides extends ImportOverrides {
+  usage?: MediaUsage;
+  provider?: ImageProvider;
+}
+
+export function imageProviderFor(cfg: MediaConfig): ImageProvider {
+  if (cfg.imageProvider === 'openai') {
+    return new OpenAiImageProvider({ baseUrl: cfg.imageApiUrl, apiKey: cfg.imageApiKey, model: cfg.imageApiModel, timeoutMs: cfg.imageApiTimeoutMs });
+  }
+  return new LocalImageProvider();
+}
+
+/** The media library API, the storage host and the gRPC MediaService. Processing runs in MediaWorker. */
 export class MediaService {
   private constructor(
     private readonly cfg: MediaConfig,
     private readonly mongo: Connection,
+    private readonly broker: Broker,
     private readonly http: ServiceHttp,
+    private readonly grpc: GrpcServer,
+    readonly grpcPort: number,
+    private readonly posts: PostsUsageClient | undefined,
   ) {}
 
   get port(): number {
     return this.http.port;
   }
 
-  static async create(cfg: MediaConfig): Promise<MediaService> {
+  static async create(cfg: MediaConfig, overrides: MediaServiceOverrides = {}): Promise<MediaService> {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: mediaDbName(cfg) });
+    const ctx = buildContext(cfg, mongo, overrides);
     await syncIndexes(mongo);
+    const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'media', topology: mediaTopology });
+    const posts = overrides.usage ? undefined : new PostsUsageClient(cfg.postsGrpcUrl, cfg.internalJwtSecret);
+    const library = {
+      ...ctx,
+      queue: new BrokerProcessingQueue(broker),
+      usage: overrides.usage ?? posts!,
+      uploadUrlTtlSeconds: cfg.uploadUrlTtlSeconds,
+    };
+    const api = Router();
+    api.use(mediaRoutes(library, cfg.maxUploadBytes));
+    api.use(assistantRoutes({ ...ctx, provider: overrides.provider ?? imageProviderFor(cfg) }));
+
+    const grpc = new GrpcServer({ serviceName: 'media', audience: 'media', internalJwtSecret: cfg.internalJwtSecret });
+    grpc.addService<MediaMethods>(mediaDefinition, {
+      BatchGetMedia: batchGetMedia(ctx.repo, ctx.urls),
+      ReadMediaFile: readMediaFile(ctx.repo, ctx.store),
+    });
+    const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
+
     const http = await startServiceHttp({
       audience: 'media',
       internalJwtSecret: cfg.internalJwtSecret,
       host: cfg.host,
       port: cfg.port,
-      api: Router(),
-      readiness: [{ name: 'mongo', check: () => isMongoReady(mongo) }],
+      api,
+      publicRoutes: storageRoutes({ ...ctx, maxUploadBytes: cfg.maxUploadBytes }),
+      readiness: [
+        { name: 'mongo', check: () => isMongoReady(mongo) },
+        { name: 'broker', check: () => broker.isReady() },
+      ],
     });
-    log.info('media listening', { port: http.port });
-    return new MediaService(cfg, mongo, http);
+    log.info('media listening', { port: http.port, grpcPort });
+    return new MediaService(cfg, mongo, broker, http, grpc, grpcPort, posts);
   }
 
   async destroy(): Promise<void> {
-    await this.http.close(this.cfg.shutdownGraceMs);
+    await Promise.all([this.http.close(this.cfg.shutdownGraceMs), this.grpc.shutdown(this.cfg.shutdownGraceMs)]);
+    this.posts?.close();
+    await this.broker.close(this.cfg.shutdownGraceMs);
     await closeMongo(this.mongo);
   }
 }

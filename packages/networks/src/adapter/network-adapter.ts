@@ -138,6 +138,18 @@ export interface PostMetricsResult {
   unavailable: UnavailableMetric[];
 }
 
+export interface ConnectAccountInput {
+  net: NetworkCode;
+  /** The network's id of an account the user owns (the one that grants access). */
+  accountId: string;
+}
+
+export interface ConnectedAccount {
+  /** Secret: store it encrypted and never log it. */
+  accessToken: string;
+  profile: NetworkProfile;
+}
+
 /**
  * Everything the services need from a social network. Every method throws NetworkError (never a
  * raw transport error), so callers branch on `kind` and `retryable` only.
@@ -150,6 +162,13 @@ export interface NetworkAdapter {
   profileInfo(input: ProfileInfoInput): Promise<NetworkProfile>;
   dailyMetrics(input: MetricsInput): Promise<DailyMetricsResult>;
   postMetrics(input: PostMetricsInput): Promise<PostMetricsResult>;
+  /**
+   * The network's consent step: an access token for an own account (OAuth on real networks).
+   * Optional so adapters and test doubles without a connect flow still satisfy the interface.
+   */
+  connectAccount?(input: ConnectAccountInput): Promise<ConnectedAccount>;
+  /** Own accounts that can be connected, in the network's order (the sandbox's account picker). */
+  listConnectableAccounts?(net: NetworkCode): Promise<NetworkProfile[]>;
   /** Releases sockets; call from the service's destroy(). */
   close(): Promise<void>;
 }

@@ -19,7 +19,9 @@ export type NetworkOperation =
   | 'searchProfiles'
   | 'profileInfo'
   | 'dailyMetrics'
-  | 'postMetrics';
+  | 'postMetrics'
+  | 'connectAccount'
+  | 'listConnectableAccounts';
 
 const RETRYABLE: Record<NetworkErrorKind, boolean> = {
   RATE_LIMITED: true,

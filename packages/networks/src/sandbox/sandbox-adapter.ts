@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type CallContext, errorFromResponse } from '../adapter/classify-http';
+import type { NetworkCode } from '../catalog/network-codes';
 import type {
+  ConnectAccountInput,
+  ConnectedAccount,
   DailyMetricsResult,
   LookupPublishedInput,
   MetricsInput,
@@ -106,6 +109,27 @@ export class SandboxAdapter implements NetworkAdapter {
       input.accessToken,
       ['posts', 'nextCursor', 'unavailable'],
     );
+  }
+
+  async connectAccount(input: ConnectAccountInput): Promise<ConnectedAccount> {
+    const ctx = { net: input.net, operation: 'connectAccount' } as const;
+    const answer = await this.http.call({
+      method: 'POST',
+      path: `/sandbox/${seg(input.net)}/accounts/${seg(input.accountId)}/tokens`,
+      ctx,
+    });
+    return this.expect<ConnectedAccount>(answer, ctx, ['accessToken', 'profile']);
+  }
+
+  async listConnectableAccounts(net: NetworkCode): Promise<NetworkProfile[]> {
+    const body = await this.get<{ items: NetworkProfile[] }>(
+      { net, operation: 'listConnectableAccounts' },
+      `/sandbox/${seg(net)}/accounts`,
+      { kind: 'own' },
+      undefined,
+      ['items'],
+    );
+    return body.items;
   }
 
   async close(): Promise<void> {

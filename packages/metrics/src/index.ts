@@ -1,0 +1,11 @@
+export { counter, gauge, histogram, metricsRegistry, metricsText, type MetricSpec } from './registry';
+export {
+  grpcServerHandling,
+  httpRequestDuration,
+  mediaProcessingDuration,
+  publishOutcomes,
+  queueMessagesConsumed,
+  queueMessagesPublished,
+  type ConsumeOutcome,
+  type PublishConfirm,
+} from './series';

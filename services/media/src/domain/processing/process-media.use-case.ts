@@ -1,0 +1,128 @@
+import { Readable } from 'node:stream';
+import { createLogger, errorFields } from '@social/logger';
+import type { MediaDoc, MediaKind, MediaSpecs } from '../../data/media.model';
+import type { MediaRepository } from '../../data/media.repository';
+import { formatBytes, limited, TooLargeError } from '../../storage/byte-limit';
+import type { FileStore } from '../../storage/file-store';
+import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
+import { detectType } from './detect-type';
+import { probeAv, probeImage, UndecodableError } from './probe';
+
+const log = createLogger('media:processing');
+
+export interface ProcessingDeps {
+  repo: MediaRepository;
+  store: FileStore;
+  fetchPolicy: FetchPolicy;
+  limits: { importMaxVideoBytes: number; importMaxImageBytes: number };
+}
+
+/** A problem with the file or its URL: the media turns ERROR with this reason (no retry helps). */
+class MediaRejected extends Error {}
+
+/**
+ * The processing job: fetch the file when it was imported by URL, then detect its type from the
+ * bytes, measure it with real decoders, make a preview and publish the result on the media.
+ * Safe to run twice for one media: it only acts on media still PROCESSING, and the final update is
+ * a compare-and-set. Infrastructure failures throw, so the job is retried.
+ */
+export async function processMedia(deps: ProcessingDeps, mediaId: string): Promise<void> {
+  let media = await deps.repo.findById(mediaId);
+  if (!media || media.status !== 'PROCESSING') return;
+  if (media.source === 'UPLOAD' && media.uploadState !== 'CONFIRMED') return;
+  try {
+    if (media.source === 'URL' && !media.fileId) media = await importFile(deps, media);
+    if (!media?.fileId) return;
+    const result = await analyse(deps, media.fileId);
+    const preview = result.preview
+      ? await deps.store.write(bufferStream(result.preview), { contentType: 'image/jpeg', mediaId })
+      : null;
+    const done = await deps.repo.updateIf(
+      mediaId,
+      { status: 'PROCESSING', fileId: media.fileId },
+      { status: 'SUCCESS', mimeType: result.mimeType, kind: result.kind, specs: result.specs, previewId: preview?.id ?? null, errorReason: null },
+    );
+    // Deleted (or finished by another delivery) while we worked: do not leave our preview behind.
+    if (!done && preview) await deps.store.delete(preview.id);
+    if (done) log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
+  } catch (err) {
+    if (!(err instanceof MediaRejected)) throw err;
+    log.info('media rejected', { mediaId, reason: err.message });
+    await deps.repo.updateIf(mediaId, { status: 'PROCESSING' }, { status: 'ERROR', errorReason: err.message });
+  }
+}
+
+async function importFile(deps: ProcessingDeps, media: MediaDoc): Promise<MediaDoc | null> {
+  const { importMaxVideoBytes: maxVideo, importMaxImageBytes: maxImage } = deps.limits;
+  let stored;
+  try {
+    const body = await safeFetch(media.fileUrl!, deps.fetchPolicy);
+    try {
+      const declaredImage = body.contentType?.startsWith('image/') ?? false;
+      const limit = declaredImage ? maxImage : maxVideo;
+      if (body.contentLength !== undefined && body.contentLength > limit) {
+        body.stream.destroy();
+        throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(limit)} for ${declaredImage ? 'images' : 'videos'} (Content-Length ${body.contentLength})`);
+      }
+      stored = await deps.store.write(limited(body.stream, limit), {
+        contentType: body.contentType ?? 'application/octet-stream',
+        mediaId: media._id,
+      });
+    } finally {
+      body.done();
+    }
+  } catch (err) {
+    if (err instanceof MediaRejected) throw err;
+    if (err instanceof FetchRefusedError) throw new MediaRejected(`fetching fileUrl failed: ${err.reason}`);
+    if (err instanceof TooLargeError) throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(err.limit)}`);
+    // The connection dropped mid-body and similar: a fetch that fails turns the media to ERROR.
+    if (isNetworkError(err)) throw new MediaRejected(`fetching fileUrl failed: the connection broke off (${(err as Error).message})`);
+    throw err;
+  }
+  const updated = await deps.repo.updateIf(media._id, { status: 'PROCESSING', fileId: null }, { fileId: stored.id, uploadedContentType: stored.contentType });
+  if (!updated) await deps.store.delete(stored.id);
+  return updated;
+}
+
+const isNetworkError = (err: unknown) =>
+  typeof (err as { code?: unknown })?.code === 'string' && /^(E[A-Z]+|ERR_STREAM_PREMATURE_CLOSE)$/.test((err as { code: string }).code);
+
+interface Analysis {
+  mimeType: string;
+  kind: MediaKind;
+  specs: MediaSpecs;
+  preview: Buffer | null;
+}
+
+async function analyse(deps: ProcessingDeps, fileId: string): Promise<Analysis> {
+  const stat = await deps.store.stat(fileId);
+  if (!stat) throw new Error(`stored file ${fileId} is missing`);
+  if (stat.size === 0) throw new MediaRejected('the file is empty');
+  const head = await readHead(deps.store.read(fileId, { start: 0, end: Math.min(stat.size, 64) - 1 }));
+  const type = detectType(head);
+  if (!type) throw new MediaRejected('the file is not a supported image, video or audio format (detected from its content)');
+  const isImage = type.kind === 'IMAGE' || type.kind === 'GIF';
+  if (isImage && stat.size > deps.limits.importMaxImageBytes) {
+    throw new MediaRejected(`the image is larger than the image limit of ${formatBytes(deps.limits.importMaxImageBytes)}`);
+  }
+  try {
+    const m = isImage ? await probeImage(deps.store.read(fileId), type.kind) : await probeAv(deps.store.read(fileId), type.kind);
+    return {
+      ...type,
+      specs: { width: m.width, height: m.height, duration: m.duration, fileSizeBytes: stat.size, fps: m.fps },
+      preview: m.preview,
+    };
+  } catch (err) {
+    if (err instanceof UndecodableError) throw new MediaRejected(err.message);
+    log.warn('probe failed', { fileId, ...errorFields(err) });
+    throw err;
+  }
+}
+
+async function readHead(stream: Readable): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+}
+
+const bufferStream = (buf: Buffer): Readable => Readable.from([buf]);

@@ -1,0 +1,48 @@
+import { Router } from 'express';
+import { asyncHandler } from '@social/http';
+import { openFile, receiveUpload, type StorageDeps } from '../domain/storage.use-cases';
+
+/** The storage host (no API key, no internal token: every address carries its own signature). */
+export function storageRoutes(deps: StorageDeps): Router {
+  const r = Router();
+  r.put('/storage/uploads/:mediaId', asyncHandler(async (req, res) => {
+    const len = req.headers['content-length'];
+    try {
+      await receiveUpload(deps, {
+        mediaId: req.params['mediaId']!,
+        query: req.query as Record<string, unknown>,
+        contentType: req.headers['content-type'],
+        contentLength: len !== undefined && /^\d+$/.test(len) ? Number(len) : undefined,
+        body: req,
+      });
+    } catch (err) {
+      // The client may still be sending: answer now and close, rather than read the rest.
+      if (!req.readableEnded) res.setHeader('Connection', 'close');
+      throw err;
+    }
+    res.status(201).type('text/plain').send('Created');
+  }));
+  r.get('/storage/files/:mediaId/:variant(original|preview)', asyncHandler(async (req, res) => {
+    const file = await openFile(
+      deps,
+      req.params['mediaId']!,
+      req.params['variant'] as 'original' | 'preview',
+      req.query as Record<string, unknown>,
+      req.headers.range,
+    );
+    res.setHeader('Accept-Ranges', 'bytes');
+    res.setHeader('Cache-Control', 'private, max-age=300');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if ('unsatisfiable' in file) {
+      res.status(416).setHeader('Content-Range', `bytes */${file.unsatisfiable}`).end();
+      return;
+    }
+    res.status(file.partial ? 206 : 200);
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Length', String(file.size === 0 ? 0 : file.end - file.start + 1));
+    if (file.partial) res.setHeader('Content-Range', `bytes ${file.start}-${file.end}/${file.size}`);
+    file.stream.on('error', (err) => res.destroy(err));
+    file.stream.pipe(res);
+  }));
+  return r;
+}
