@@ -133,6 +133,10 @@ export class PublishJob {
       const e = err as AppError;
       return this.retry(job, { code: e.code, message: e.message }, attempt, meta);
     }
+    if (err instanceof AppError && err.status >= 400 && err.status < 500) {
+      // A neighbour's definite refusal (say PROFILE_AUTH_ERROR: the profile needs reconnecting).
+      return this.failed(job, { code: err.code, message: err.message }, attempt, meta);
+    }
     throw err; // a bug or bad data: the broker redelivers, and the last delivery fails the profile
   }
 
