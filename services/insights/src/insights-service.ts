@@ -1,16 +1,22 @@
-import { Router } from 'express';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
-import { createLogger } from '@social/logger';
+import { grpcPublishedPosts, type PublishedPostsDirectory } from './clients/posts.client';
+import { grpcProfileDirectory, type ProfileDirectory } from './clients/profiles.client';
 import { insightsDbName, type InsightsConfig } from './config';
+import { DailyInsightsRepository } from './data/daily-insights.repository';
+import { PostInsightsRepository } from './data/post-insights.repository';
+import { ReadInsights } from './domain/read-insights.use-case';
+import { insightsRouter } from './http/insights.routes';
+import { log } from './logger';
 
-const log = createLogger('insights');
-
+/** The insights API: reads stored buckets only; collection runs in the collector (collector.ts). */
 export class InsightsService {
   private constructor(
     private readonly cfg: InsightsConfig,
     private readonly mongo: Connection,
     private readonly http: ServiceHttp,
+    private readonly profiles: ProfileDirectory,
+    private readonly published: PublishedPostsDirectory,
   ) {}
 
   get port(): number {
@@ -19,21 +25,29 @@ export class InsightsService {
 
   static async create(cfg: InsightsConfig): Promise<InsightsService> {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: insightsDbName(cfg) });
+    const daily = new DailyInsightsRepository(mongo);
+    const posts = new PostInsightsRepository(mongo);
     await syncIndexes(mongo);
+    const deadline = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
+    const profiles = grpcProfileDirectory(cfg.competitorsGrpcUrl, { ...deadline, issuer: 'insights' });
+    const published = grpcPublishedPosts(cfg.postsGrpcUrl, deadline);
+    const read = new ReadInsights(profiles, published, daily, posts);
     const http = await startServiceHttp({
       audience: 'insights',
       internalJwtSecret: cfg.internalJwtSecret,
       host: cfg.host,
       port: cfg.port,
-      api: Router(),
+      api: insightsRouter(read),
       readiness: [{ name: 'mongo', check: () => isMongoReady(mongo) }],
     });
     log.info('insights listening', { port: http.port });
-    return new InsightsService(cfg, mongo, http);
+    return new InsightsService(cfg, mongo, http, profiles, published);
   }
 
   async destroy(): Promise<void> {
     await this.http.close(this.cfg.shutdownGraceMs);
+    this.profiles.close();
+    this.published.close();
     await closeMongo(this.mongo);
   }
 }

@@ -4,6 +4,13 @@ export const postsSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
   port: { env: 'POSTS_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8081 },
+  grpcPort: { env: 'POSTS_GRPC_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 9081 },
+  mediaGrpcUrl: { env: 'MEDIA_GRPC_URL', type: 'string', default: '127.0.0.1:9082' },
+  competitorsGrpcUrl: { env: 'COMPETITORS_GRPC_URL', type: 'string', default: '127.0.0.1:9083' },
+  // A neighbour that does not answer within this turns into a 503/504, never a hanging request.
+  neighbourDeadlineMs: { env: 'POSTS_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 2000 },
+  // Posts kept in the in-memory lists of all workspaces together (a few KB each).
+  listCacheEntries: { env: 'POSTS_LIST_CACHE_ENTRIES', type: 'integer', minimum: 0, default: 100000 },
 } as const satisfies Record<string, VarSpec>;
 
 export type PostsConfig = ReturnType<typeof loadPostsConfig>;

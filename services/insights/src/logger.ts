@@ -1,0 +1,4 @@
+import { createLogger, type Logger } from '@social/logger';
+
+export const log: Logger = createLogger('insights');
+export const collectorLog: Logger = createLogger('insights:collector');

@@ -1,0 +1,57 @@
+import { Schema, type Connection } from 'mongoose';
+import type { NetworkKey } from '../domain/posts/networks';
+import type { PlanEntry, PostRecord, StageEntry } from '../domain/posts/post.types';
+
+/** A post as stored. Nested content is kept as given (Mixed); the rules validated it before. */
+export interface PostDoc extends Omit<PostRecord, 'id' | 'profileNets'> {
+  _id: string;
+  /** profileNets as a list: profile ids are not safe as document keys on every backend. */
+  profileNetList: { profileId: string; net: NetworkKey }[];
+  /** ARCHIVE or not, as an equality key: the default list (no `stages`) filters on it. */
+  archived: boolean;
+  /** publishAt, or createdAt for IDEA posts: the list order (newest first, then _id). */
+  sortAt: Date;
+  /** Lower-cased caption texts, for the case-insensitive `search`. */
+  searchText: string;
+  /** Every mediaLibId used (medias, link previews, carousel cards), for CountMediaUsage. */
+  mediaLibIds: string[];
+}
+
+const mixed = { type: Schema.Types.Mixed };
+
+const postSchema = new Schema<PostDoc>(
+  {
+    _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
+    type: { type: String, required: true },
+    stage: { type: String, required: true },
+    archived: { type: Boolean, required: true },
+    publishAt: { type: Date, default: null },
+    sortAt: { type: Date, required: true },
+    profileIds: [String],
+    profileNetList: [mixed],
+    captions: [mixed],
+    medias: [mixed],
+    links: [mixed],
+    briefing: { ...mixed, default: null },
+    labelIds: [String],
+    networks: { ...mixed, default: {} },
+    stageHistory: [mixed] as unknown as StageEntry[],
+    archivedFrom: { type: String, default: null },
+    revision: { type: Number, required: true },
+    plan: [mixed] as unknown as PlanEntry[],
+    version: { type: Number, required: true },
+    searchText: { type: String, default: '' },
+    mediaLibIds: [String],
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'posts', minimize: false },
+);
+// Every query starts with the workspace (an equality FerretDB pushes down), so other workspaces'
+// posts are never read; the default list also has `archived` as an equality.
+postSchema.index({ workspaceId: 1, archived: 1, sortAt: -1, _id: -1 });
+postSchema.index({ workspaceId: 1, sortAt: -1, _id: -1 });
+postSchema.index({ workspaceId: 1, stage: 1 });
+
+export const postModel = (conn: Connection) => conn.models['Post'] ?? conn.model<PostDoc>('Post', postSchema);

@@ -1,0 +1,7 @@
+import type { UnaryHandler } from '@social/grpc';
+import type { PostRepository } from '../data/post.repository';
+import type { CountMediaUsageRequest, CountMediaUsageResponse } from './types';
+
+export const countMediaUsage =
+  (posts: PostRepository): UnaryHandler<CountMediaUsageRequest, CountMediaUsageResponse> =>
+  async (req, ctx) => posts.countMediaUsage(ctx.workspaceId, req.media_id);
