@@ -66,7 +66,7 @@ export class FakeMedia extends FakeNeighbour<MediaInfoMessage> {
     // Only the unary method: the file stream is the publisher's business.
     const { ReadMediaFile: _stream, ...unary } = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
     this.server = new GrpcServer({ serviceName: 'media', audience: 'media', internalJwtSecret: TEST_JWT_SECRET });
-    this.server.addService(unary, {
+    this.server.addService<{ BatchGetMedia: [{ ids: string[] }, { items: MediaInfoMessage[] }] }>(unary, {
       BatchGetMedia: async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) }),
     });
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', port)}`;
