@@ -1,2 +1,3 @@
 export * from './profiles.events';
 export * from './competitors.grpc';
+export * from './publishing.events';

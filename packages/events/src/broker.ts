@@ -40,6 +40,8 @@ export interface PublishOptions {
   /** Defaults to the exchange of the event definition. */
   exchange?: string;
   timeoutMs?: number;
+  /** Per-message TTL: after it the queue dead-letters the message (delayed retries). */
+  expirationMs?: number;
 }
 
 export interface ConsumeContext {
@@ -151,7 +153,7 @@ export class Broker {
       workspaceId: options.workspaceId,
       correlationId: options.correlationId ?? getContext().correlationId ?? id,
     });
-    const task = this.send(exchange, options.routingKey ?? def.type, envelope, options.timeoutMs);
+    const task = this.send(exchange, options.routingKey ?? def.type, envelope, options.timeoutMs, options.expirationMs);
     const tracked = task.then(
       () => undefined,
       () => undefined,
@@ -378,13 +380,19 @@ export class Broker {
     for (const wake of [...this.readyWaiters]) wake();
   }
 
-  private async send(exchange: string, routingKey: string, envelope: EventEnvelope, timeoutMs?: number): Promise<void> {
+  private async send(
+    exchange: string,
+    routingKey: string,
+    envelope: EventEnvelope,
+    timeoutMs?: number,
+    expirationMs?: number,
+  ): Promise<void> {
     const deadline = Date.now() + (timeoutMs ?? this.options.publishTimeoutMs ?? 10000);
     const body = Buffer.from(JSON.stringify(envelope));
     for (let attempt = 1; ; attempt++) {
       const ch = await this.waitForPublisher(deadline);
       try {
-        await this.sendOnce(ch, exchange, routingKey, envelope, body);
+        await this.sendOnce(ch, exchange, routingKey, envelope, body, expirationMs);
         return;
       } catch (err) {
         if (!(err instanceof ChannelLostError)) throw err;
@@ -402,6 +410,7 @@ export class Broker {
     routingKey: string,
     envelope: EventEnvelope,
     body: Buffer,
+    expirationMs?: number,
   ): Promise<void> {
     // Respect socket backpressure in bursts instead of buffering without bound.
     while (this.drain && this.publisher === ch) await this.drain;
@@ -438,6 +447,7 @@ export class Broker {
             correlationId: envelope.correlationId,
             timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
             appId: this.options.connectionName,
+            ...(expirationMs !== undefined ? { expiration: String(Math.max(0, Math.round(expirationMs))) } : {}),
           },
           onConfirm,
         );

@@ -47,4 +47,23 @@ describe('declareTopology', () => {
       ['assertQueue', 'posts.results', { durable: true, arguments: expect.objectContaining({ 'x-delivery-limit': 2 }) }],
     ]);
   });
+
+  it('dead-letters a delay queue to the given target and declares no DLQ for it', async () => {
+    const { ch, calls } = recordingChannel();
+    await declareTopology(ch, {
+      exchanges: [],
+      queues: [{ name: 'jobs.retry', bindings: [], deadLetterTo: { exchange: '', routingKey: 'jobs' } }],
+    });
+    expect(calls).toEqual([
+      ['assertExchange', 'social.dlx', 'direct', { durable: true }],
+      [
+        'assertQueue',
+        'jobs.retry',
+        {
+          durable: true,
+          arguments: expect.objectContaining({ 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'jobs' }),
+        },
+      ],
+    ]);
+  });
 });

@@ -17,6 +17,11 @@ export interface QueueSpec {
   deliveryLimit?: number;
   /** Default prefetch of consumers of this queue. */
   prefetch?: number;
+  /**
+   * Where expired or rejected messages go instead of `<queue>.dlq` (no DLQ is declared then). A
+   * delay queue uses it with per-message expiration to send messages back to a work queue later.
+   */
+  deadLetterTo?: { exchange: string; routingKey: string };
 }
 
 export interface Topology {
@@ -34,8 +39,8 @@ export function queueArguments(queue: QueueSpec): Record<string, unknown> {
   return {
     'x-queue-type': 'quorum',
     'x-delivery-limit': queue.deliveryLimit ?? DEFAULT_DELIVERY_LIMIT,
-    'x-dead-letter-exchange': DEAD_LETTER_EXCHANGE,
-    'x-dead-letter-routing-key': queue.name,
+    'x-dead-letter-exchange': queue.deadLetterTo?.exchange ?? DEAD_LETTER_EXCHANGE,
+    'x-dead-letter-routing-key': queue.deadLetterTo?.routingKey ?? queue.name,
     // At-least-once dead-lettering keeps a poison message in its queue until the DLQ has confirmed
     // it; the default (at-most-once) can lose it. RabbitMQ requires reject-publish overflow for it.
     'x-dead-letter-strategy': 'at-least-once',
@@ -53,9 +58,11 @@ export async function declareTopology(ch: Channel, topology: Topology): Promise<
     await ch.assertExchange(exchange.name, exchange.type, { durable: true });
   }
   for (const queue of topology.queues) {
-    const dlq = dlqName(queue.name);
-    await ch.assertQueue(dlq, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
-    await ch.bindQueue(dlq, DEAD_LETTER_EXCHANGE, queue.name);
+    if (!queue.deadLetterTo) {
+      const dlq = dlqName(queue.name);
+      await ch.assertQueue(dlq, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+      await ch.bindQueue(dlq, DEAD_LETTER_EXCHANGE, queue.name);
+    }
     await ch.assertQueue(queue.name, { durable: true, arguments: queueArguments(queue) });
     for (const binding of queue.bindings) {
       await ch.bindQueue(queue.name, binding.exchange, binding.routingKey);

@@ -1,2 +1,3 @@
 export * from './test-env';
 export * from './system';
+export * from './rabbit';

@@ -11,6 +11,17 @@ export const postsSpec = {
   neighbourDeadlineMs: { env: 'POSTS_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 2000 },
   // Posts kept in the in-memory lists of all workspaces together (a few KB each).
   listCacheEntries: { env: 'POSTS_LIST_CACHE_ENTRIES', type: 'integer', minimum: 0, default: 100000 },
+  // Publishing: how often due posts are looked for, how long a dispatch claim lasts before another
+  // replica may take it over, and when the watchdog asks about profiles still PENDING.
+  dispatchTickMs: { env: 'POSTS_DISPATCH_TICK_MS', type: 'integer', minimum: 50, default: 1000 },
+  dispatchLeaseMs: { env: 'POSTS_DISPATCH_LEASE_MS', type: 'integer', minimum: 100, default: 30000 },
+  dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 32 },
+  dispatchLookbackMinutes: { env: 'POSTS_DISPATCH_LOOKBACK_MINUTES', type: 'integer', minimum: 3, default: 360 },
+  dispatchSweepMs: { env: 'POSTS_DISPATCH_SWEEP_MS', type: 'integer', minimum: 1000, default: 300000 },
+  watchdogTimeoutMs: { env: 'POSTS_PUBLISH_WATCHDOG_MS', type: 'integer', minimum: 100, default: 600000 },
+  watchdogTickMs: { env: 'POSTS_WATCHDOG_TICK_MS', type: 'integer', minimum: 50, default: 5000 },
+  watchdogMaxRounds: { env: 'POSTS_WATCHDOG_MAX_ROUNDS', type: 'integer', minimum: 1, default: 3 },
+  resultsPrefetch: { env: 'POSTS_RESULTS_PREFETCH', type: 'integer', minimum: 1, default: 32 },
 } as const satisfies Record<string, VarSpec>;
 
 export type PostsConfig = ReturnType<typeof loadPostsConfig>;

@@ -1,4 +1,6 @@
 import { Router } from 'express';
+import { PUBLISH_RESULTS_QUEUE, publishCompleted } from '@social/contracts';
+import { Broker, type ConsumerHandle } from '@social/events';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import type { GrpcServer } from '@social/grpc';
@@ -13,6 +15,12 @@ import { PostsUseCases } from './domain/posts/posts.use-cases';
 import { postsGrpcServer } from './grpc';
 import { labelsRoutes } from './http/labels.routes';
 import { postsRoutes } from './http/posts.routes';
+import { brokerJobQueue, postsTopology, publishResultsHandler } from './consumers/publish-results.consumer';
+import { PublishTaskRepository } from './data/publish-task.repository';
+import { ApplyPublishResult } from './domain/publishing/apply-result.use-case';
+import { Dispatcher } from './domain/publishing/dispatcher';
+import { publishingHooks } from './domain/publishing/publishing-hooks';
+import { Watchdog } from './domain/publishing/watchdog';
 
 const log = createLogger('posts');
 
@@ -24,6 +32,8 @@ export class PostsService {
     private readonly grpc: GrpcServer,
     readonly grpcPort: number,
     private readonly neighbours: { close(): void }[],
+    private readonly broker: Broker,
+    private readonly publishing: { dispatcher: Dispatcher; watchdog: Watchdog; results: ConsumerHandle },
   ) {}
 
   get port(): number {
@@ -34,12 +44,33 @@ export class PostsService {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: postsDbName(cfg) });
     const labels = new LabelRepository(mongo);
     const posts = new PostRepository(mongo);
+    const tasks = new PublishTaskRepository(mongo);
     await syncIndexes(mongo);
     const neighbourOpts = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
     const media: MediaDirectory = grpcMediaDirectory(cfg.mediaGrpcUrl, neighbourOpts);
     const profiles: ProfileDirectory = grpcProfileDirectory(cfg.competitorsGrpcUrl, neighbourOpts);
+    const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'posts', topology: postsTopology });
+    const jobs = brokerJobQueue(broker);
+    const dispatcher = new Dispatcher(tasks, posts, jobs, {
+      tickMs: cfg.dispatchTickMs,
+      leaseMs: cfg.dispatchLeaseMs,
+      lookbackMinutes: cfg.dispatchLookbackMinutes,
+      sweepMs: cfg.dispatchSweepMs,
+      watchdogTimeoutMs: cfg.watchdogTimeoutMs,
+      concurrency: cfg.dispatchConcurrency,
+    });
+    const applyResult = new ApplyPublishResult(posts, tasks);
+    const watchdog = new Watchdog(tasks, posts, jobs, applyResult, {
+      tickMs: cfg.watchdogTickMs,
+      timeoutMs: cfg.watchdogTimeoutMs,
+      maxRounds: cfg.watchdogMaxRounds,
+      lookbackMinutes: cfg.dispatchLookbackMinutes,
+    });
     const listIndex = new PostListIndex(posts, cfg.listCacheEntries);
-    const useCases = new PostsUseCases({ posts, listIndex, labels, media, profiles });
+    const useCases = new PostsUseCases({ posts, listIndex, labels, media, profiles, publishing: publishingHooks(tasks, dispatcher) });
+    const results = await broker.consume(PUBLISH_RESULTS_QUEUE, [publishCompleted], publishResultsHandler(applyResult), {
+      prefetch: cfg.resultsPrefetch,
+    });
 
     const api = Router();
     api.use(labelsRoutes(labels));
@@ -52,14 +83,21 @@ export class PostsService {
       host: cfg.host,
       port: cfg.port,
       api,
-      readiness: [{ name: 'mongo', check: () => isMongoReady(mongo) }],
+      readiness: [
+        { name: 'mongo', check: () => isMongoReady(mongo) },
+        { name: 'broker', check: () => broker.isReady() },
+      ],
     });
+    dispatcher.start();
+    watchdog.start();
     log.info('posts listening', { port: http.port, grpcPort });
-    return new PostsService(cfg, mongo, http, grpc, grpcPort, [media, profiles]);
+    return new PostsService(cfg, mongo, http, grpc, grpcPort, [media, profiles], broker, { dispatcher, watchdog, results });
   }
 
   async destroy(): Promise<void> {
+    await Promise.all([this.publishing.dispatcher.stop(), this.publishing.watchdog.stop(), this.publishing.results.cancel()]);
     await Promise.all([this.http.close(this.cfg.shutdownGraceMs), this.grpc.shutdown(this.cfg.shutdownGraceMs)]);
+    await this.broker.close(this.cfg.shutdownGraceMs);
     for (const n of this.neighbours) n.close();
     await closeMongo(this.mongo);
   }

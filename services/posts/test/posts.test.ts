@@ -62,7 +62,7 @@ describe('POST /posts', () => {
     expect(res.status).toBe(201);
     const post = res.body;
     expect(post.profiles).toEqual([
-      { id: 'p-gen', name: 'Acme Page', username: 'user_p-gen', picture: 'http://pictures.test/p-gen.jpg', net: { code: 'generalNet', name: 'generalNet name' }, publishStatus: null },
+      { id: 'p-gen', name: 'Acme Page', username: 'user_p-gen', picture: 'http://pictures.test/p-gen.jpg', net: { code: 'generalNet', name: 'generalNet name' }, publishStatus: null, publishError: null },
       expect.objectContaining({ id: 'p-vid', net: { code: 'videoNet', name: 'videoNet name' }, publishStatus: null }),
     ]);
     expect(post.medias).toEqual([

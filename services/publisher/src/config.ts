@@ -1,9 +1,26 @@
 import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { networksSpec } from '@social/networks';
 
 export const publisherSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  ...networksSpec,
   port: { env: 'PUBLISHER_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8085 },
+  postsGrpcUrl: { env: 'POSTS_GRPC_URL', type: 'string', default: '127.0.0.1:9081' },
+  mediaGrpcUrl: { env: 'MEDIA_GRPC_URL', type: 'string', default: '127.0.0.1:9082' },
+  competitorsGrpcUrl: { env: 'COMPETITORS_GRPC_URL', type: 'string', default: '127.0.0.1:9083' },
+  neighbourDeadlineMs: { env: 'PUBLISHER_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 5000 },
+  // Jobs handled at once by one worker (the consumer prefetch): the network's latency, not CPU,
+  // is what a publish mostly waits for.
+  concurrency: { env: 'PUBLISHER_CONCURRENCY', type: 'integer', minimum: 1, maximum: 1000, default: 32 },
+  // Network calls per job before a retryable failure becomes FAILED.
+  maxAttempts: { env: 'PUBLISHER_MAX_ATTEMPTS', type: 'integer', minimum: 1, maximum: 50, default: 6 },
+  retryBaseMs: { env: 'PUBLISHER_RETRY_BASE_MS', type: 'integer', minimum: 1, default: 1000 },
+  // Kept short: delayed jobs share one queue, where a long delay at its head holds back shorter ones.
+  retryMaxMs: { env: 'PUBLISHER_RETRY_MAX_MS', type: 'integer', minimum: 1, default: 30000 },
+  // Deliveries of a job that crash its handler before it is dead-lettered (and its profile FAILED).
+  jobDeliveryLimit: { env: 'PUBLISHER_JOB_DELIVERY_LIMIT', type: 'integer', minimum: 1, default: 5 },
+  credentialsCacheMs: { env: 'PUBLISHER_CREDENTIALS_CACHE_MS', type: 'integer', minimum: 0, default: 30000 },
 } as const satisfies Record<string, VarSpec>;
 
 export type PublisherConfig = ReturnType<typeof loadPublisherConfig>;

@@ -1,15 +1,32 @@
 import { Router } from 'express';
-import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { PUBLISH_JOBS_QUEUE, publishRequested } from '@social/contracts';
+import { Broker, type ConsumerHandle } from '@social/events';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
-import { createLogger } from '@social/logger';
+import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { createNetworkAdapter, type NetworkAdapter } from '@social/networks';
+import { grpcMediaSource } from './clients/media.client';
+import { grpcPostSource } from './clients/posts.client';
+import { grpcCredentialSource } from './clients/profiles.client';
 import { publisherDbName, type PublisherConfig } from './config';
+import { brokerOutbox, publishJobHandler } from './consumers/publish-job.consumer';
+import { AttemptRepository } from './data/attempt.repository';
+import { attemptModel } from './data/attempt.model';
+import { PublishJob } from './domain/publish-job.use-case';
+import { log } from './logger';
+import { publisherTopology } from './topology';
 
-const log = createLogger('publisher');
-
+/**
+ * The publisher worker: consumes publish jobs and publishes on the networks. Its HTTP port only
+ * serves health and readiness (it is scaled on queue depth, not traffic).
+ */
 export class PublisherService {
   private constructor(
     private readonly cfg: PublisherConfig,
     private readonly mongo: Connection,
+    private readonly broker: Broker,
+    private readonly consumer: ConsumerHandle,
+    private readonly network: NetworkAdapter,
+    private readonly clients: { close(): void }[],
     private readonly http: ServiceHttp,
   ) {}
 
@@ -19,21 +36,53 @@ export class PublisherService {
 
   static async create(cfg: PublisherConfig): Promise<PublisherService> {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: publisherDbName(cfg) });
+    attemptModel(mongo);
     await syncIndexes(mongo);
+    const broker = await Broker.connect({
+      url: cfg.amqpUrl,
+      connectionName: 'publisher',
+      topology: publisherTopology(cfg.jobDeliveryLimit),
+    });
+    const grpcOpts = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
+    const posts = grpcPostSource(cfg.postsGrpcUrl, grpcOpts);
+    const media = grpcMediaSource(cfg.mediaGrpcUrl, grpcOpts);
+    const credentials = grpcCredentialSource(cfg.competitorsGrpcUrl, { ...grpcOpts, cacheMs: cfg.credentialsCacheMs });
+    const network = createNetworkAdapter(cfg);
+    const useCase = new PublishJob({
+      ledger: new AttemptRepository(mongo),
+      posts,
+      media,
+      credentials,
+      network,
+      outbox: brokerOutbox(broker),
+      maxAttempts: cfg.maxAttempts,
+      retry: { baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
+    });
+    const consumer = await broker.consume(PUBLISH_JOBS_QUEUE, [publishRequested], publishJobHandler(useCase), {
+      prefetch: cfg.concurrency,
+    });
     const http = await startServiceHttp({
       audience: 'publisher',
       internalJwtSecret: cfg.internalJwtSecret,
       host: cfg.host,
       port: cfg.port,
       api: Router(),
-      readiness: [{ name: 'mongo', check: () => isMongoReady(mongo) }],
+      readiness: [
+        { name: 'mongo', check: () => isMongoReady(mongo) },
+        { name: 'broker', check: () => broker.isReady() },
+      ],
     });
-    log.info('publisher listening', { port: http.port });
-    return new PublisherService(cfg, mongo, http);
+    log.info('publisher worker started', { port: http.port, concurrency: cfg.concurrency });
+    return new PublisherService(cfg, mongo, broker, consumer, network, [posts, media, credentials], http);
   }
 
   async destroy(): Promise<void> {
+    // Finish the jobs in hand (their results are confirmed) before closing anything they use.
+    await this.consumer.cancel();
+    await this.broker.close(this.cfg.shutdownGraceMs);
     await this.http.close(this.cfg.shutdownGraceMs);
+    for (const c of this.clients) c.close();
+    await this.network.close();
     await closeMongo(this.mongo);
   }
 }

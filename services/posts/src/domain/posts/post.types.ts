@@ -79,6 +79,8 @@ export interface PlanEntry {
   revision: number;
   networkPostId: string | null;
   reason: string | null;
+  /** Why publishing failed or was cancelled for this profile (shown as publishError). */
+  error?: { code: string; message: string } | null;
 }
 
 /** The post as stored (what the repository returns). */

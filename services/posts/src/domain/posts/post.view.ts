@@ -16,7 +16,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The Post of spec 2.2 as GET, list, create, update and stage changes return it. */
 export function postView(p: PostRecord, l: ViewLookups): Record<string, unknown> {
-  const statusOf = new Map(p.plan.map((e) => [e.profileId, e.status]));
+  const entryOf = new Map(p.plan.map((e) => [e.profileId, e]));
   const targeted = new Set(Object.values(p.profileNets));
   const view: Record<string, unknown> = {
     id: p.id,
@@ -34,7 +34,9 @@ export function postView(p: PostRecord, l: ViewLookups): Record<string, unknown>
         username: profile?.username ?? '',
         picture: profile?.picture ?? '',
         net: profile?.net ?? (net ? netRef(net) : null),
-        publishStatus: statusOf.get(id) ?? null,
+        publishStatus: entryOf.get(id)?.status ?? null,
+        // Added to spec 2.2: why this profile's publish failed (or was cancelled), else null.
+        publishError: entryOf.get(id)?.error ?? null,
       };
     }),
     captions: p.captions.map((c) => ({ plainText: c.plainText, net: netOrNull(c.net), firstComment: c.firstComment ?? null })),

@@ -11,12 +11,22 @@ import type { PlanEntry, PostInput, PostRecord, PostUpdate, Stage } from './post
 import { postView, type ViewLookups } from './post.view';
 import { isBeingPublished, nextStage, protectedStage, type StageOperation } from './stage-machine';
 
+/** Publishing's part in post changes (services/posts/src/domain/publishing). */
+export interface PublishingHooks {
+  /** A new revision is about to be saved SCHEDULED: record its dispatch task first, so a crash
+   *  in between leaves an extra task (checked against the post at dispatch), never a lost one. */
+  planned(post: PostRecord): Promise<void>;
+  /** After the save: drop tasks of older revisions; publishNow/retry dispatch at once. */
+  saved(post: PostRecord, now: boolean): Promise<void>;
+}
+
 export interface PostsDeps {
   posts: PostRepository;
   listIndex: PostListIndex;
   labels: LabelRepository;
   media: MediaDirectory;
   profiles: ProfileDirectory;
+  publishing?: PublishingHooks;
   now?: () => Date;
 }
 
@@ -146,7 +156,9 @@ export class PostsUseCases {
     };
     // A scheduled post follows its new content and time: a new revision makes queued jobs stale.
     if (scheduled) Object.assign(next, this.plan(post, next.profileIds));
+    if (scheduled) await this.d.publishing?.planned(next);
     if (!(await this.d.posts.replace(next, post.version))) throw concurrentChange();
+    if (scheduled) await this.d.publishing?.saved(next, false);
     return postView(next, lookups);
   }
 
@@ -186,6 +198,7 @@ export class PostsUseCases {
         break;
       }
       case 'publishNow':
+      case 'retry':
         next.profileNets = (await this.check(workspaceId, post, 'publish')).profileNets;
         next.publishAt = now;
         Object.assign(next, this.plan(post, post.profileIds));
@@ -203,7 +216,10 @@ export class PostsUseCases {
       default:
         break;
     }
+    const planned = next.stage === 'SCHEDULED' && next.revision !== post.revision;
+    if (planned) await this.d.publishing?.planned(next);
     if (!(await this.d.posts.replace(next, post.version))) throw concurrentChange();
+    if (planned || op === 'unschedule') await this.d.publishing?.saved(next, op === 'publishNow' || op === 'retry');
     return this.view(workspaceId, next);
   }
 

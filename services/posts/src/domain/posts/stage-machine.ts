@@ -13,6 +13,7 @@ export const STAGE_OPERATIONS = [
   'unschedule',
   'archive',
   'restore',
+  'retry',
 ] as const;
 export type StageOperation = (typeof STAGE_OPERATIONS)[number];
 
@@ -49,6 +50,8 @@ export const TRANSITIONS: Record<StageOperation, { from: readonly Stage[]; to: S
     to: 'ARCHIVE',
   },
   restore: { from: ['ARCHIVE'], to: 'PREVIOUS' },
+  // Publishes again, at once, only the profiles of a PUBLISHED_FAILED post that did not publish.
+  retry: { from: ['PUBLISHED_FAILED'], to: 'SCHEDULED' },
 };
 
 export const isStageOperation = (v: string): v is StageOperation => (STAGE_OPERATIONS as readonly string[]).includes(v);
