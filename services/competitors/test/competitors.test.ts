@@ -70,6 +70,21 @@ describe('connected profiles', () => {
     }
   });
 
+  it('reconnects a profile in ERROR with a fresh token: same profile, statusLevel OK again', async () => {
+    const ws = newWs();
+    const rule = await h.sandbox.http('POST', '/sandbox/admin/failures', { kind: 'revoked_token', net: 'photoNet', accountId: 'pn-own-2', operation: 'profileInfo' });
+    let first: { id: string };
+    try {
+      first = await connect(ws, 'photoNet', 'pn-own-2');
+      expect(first).toMatchObject({ status_level: 'ERROR' });
+    } finally {
+      await h.sandbox.http('DELETE', `/sandbox/admin/failures/${rule.body.id}`);
+    }
+    const again = await connect(ws, 'photoNet', 'pn-own-2');
+    expect(again).toMatchObject({ id: first.id, status_level: 'OK', publish_ready: true });
+    expect((await h.grpc.call('GetPublishCredentials', { profile_id: first.id }, { workspaceId: ws })).access_token).not.toBe('');
+  });
+
   it('sets statusLevel ERROR when a profile.auth.revoked event arrives', async () => {
     const ws = newWs();
     const p = await connect(ws, 'videoNet', 'vd-own-1');

@@ -116,10 +116,9 @@ export class ProfileRepository {
     id: string,
     fields: Pick<NewProfile, 'name' | 'username' | 'picture' | 'accessTokenEnc' | 'statusLevel' | 'statusReason'>,
   ): Promise<Profile | null> {
-    const set = { ...fields, updatedAt: new Date() };
-    const d = await this.model
-      .findOneAndUpdate({ _id: id, workspaceId }, { $set: set }, { new: true, projection: PUBLIC_FIELDS })
-      .lean<ProfileDoc>();
-    return d ? toProfile(d) : null;
+    // updateOne then findOne: FerretDB's findAndModify does not support a projection.
+    const res = await this.model.updateOne({ _id: id, workspaceId }, { $set: { ...fields, updatedAt: new Date() } });
+    if (res.matchedCount === 0) return null;
+    return this.findById(workspaceId, id);
   }
 }
