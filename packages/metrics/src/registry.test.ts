@@ -14,10 +14,10 @@ describe('metrics registry', () => {
   });
 
   it('exposes publish outcomes per network and media processing durations', async () => {
-    publishOutcomes().inc({ net: 'facebook', outcome: 'published' });
+    publishOutcomes().inc({ net: 'generalNet', outcome: 'published' });
     mediaProcessingDuration().observe({ kind: 'image', outcome: 'ok' }, 0.3);
     const { body } = await metricsText();
-    expect(body).toContain('publish_outcomes_total{net="facebook",outcome="published"} 1');
+    expect(body).toContain('publish_outcomes_total{net="generalNet",outcome="published"} 1');
     expect(body).toContain('media_processing_duration_seconds_bucket{le="0.5",kind="image",outcome="ok"} 1');
   });
 });

@@ -1,6 +1,7 @@
 import { publishJobKey, type PublishCompleted, type PublishRequested } from '@social/contracts';
 import { AppError, ErrorCodes } from '@social/errors';
 import { retryDelay } from '@social/events';
+import { publishOutcomes } from '@social/metrics';
 import {
   isNetworkCode,
   NetworkError,
@@ -41,6 +42,7 @@ class JobFailure extends Error {
 const DEPENDENCY_DOWN = new Set<string>([ErrorCodes.SERVICE_UNAVAILABLE, ErrorCodes.DEADLINE_EXCEEDED, 'BROKER_UNAVAILABLE']);
 const isDependencyDown = (err: unknown) =>
   err instanceof AppError && !(err instanceof NetworkError) && (DEPENDENCY_DOWN.has(err.code) || err.status === 503 || err.status === 504);
+const outcomes = publishOutcomes();
 const isNotFound = (err: unknown) => err instanceof AppError && !(err instanceof NetworkError) && err.status === 404;
 
 /**
@@ -270,6 +272,7 @@ export class PublishJob {
   }
 
   private emit(job: PublishRequested, r: Omit<PublishCompleted, 'postId' | 'profileId' | 'revision'>, meta: JobMeta) {
+    outcomes.inc({ net: job.net, outcome: r.status.toLowerCase() });
     return this.d.outbox.result({ postId: job.postId, profileId: job.profileId, revision: job.revision, ...r }, meta);
   }
 

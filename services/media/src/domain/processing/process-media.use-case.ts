@@ -7,6 +7,7 @@ import type { FileStore } from '../../storage/file-store';
 import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
 import { detectType } from './detect-type';
 import { probeAv, probeImage, UndecodableError } from './probe';
+import { mediaProcessingDuration } from '@social/metrics';
 
 const log = createLogger('media:processing');
 
@@ -26,10 +27,13 @@ class MediaRejected extends Error {}
  * Safe to run twice for one media: it only acts on media still PROCESSING, and the final update is
  * a compare-and-set. Infrastructure failures throw, so the job is retried.
  */
+const processingDuration = mediaProcessingDuration();
+
 export async function processMedia(deps: ProcessingDeps, mediaId: string): Promise<void> {
   let media = await deps.repo.findById(mediaId);
   if (!media || media.status !== 'PROCESSING') return;
   if (media.source === 'UPLOAD' && media.uploadState !== 'CONFIRMED') return;
+  const observe = processingDuration.startTimer({ kind: media.source === 'URL' ? 'import' : 'upload' });
   try {
     if (media.source === 'URL' && !media.fileId) media = await importFile(deps, media);
     if (!media?.fileId) return;
@@ -45,7 +49,9 @@ export async function processMedia(deps: ProcessingDeps, mediaId: string): Promi
     // Deleted (or finished by another delivery) while we worked: do not leave our preview behind.
     if (!done && preview) await deps.store.delete(preview.id);
     if (done) log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
+    observe({ outcome: 'ok' });
   } catch (err) {
+    observe({ outcome: err instanceof MediaRejected ? 'rejected' : 'failed' });
     if (!(err instanceof MediaRejected)) throw err;
     log.info('media rejected', { mediaId, reason: err.message });
     await deps.repo.updateIf(mediaId, { status: 'PROCESSING' }, { status: 'ERROR', errorReason: err.message });
