@@ -166,4 +166,24 @@ describe('publisher worker', () => {
     expect(all.duplicateKeys).toEqual([]);
     expect(all.keys.filter((k: { idempotencyKey: string }) => k.idempotencyKey.startsWith('crash-'))).toHaveLength(150);
   });
+
+  it('finishes or hands back its in-flight jobs on SIGTERM and exits 0: none lost, none duplicated', async () => {
+    await h.sandbox('POST', '/sandbox/admin/latency', { publishMs: 300 });
+    const ids = Array.from({ length: 80 }, (_, i) => `term-${i}`);
+    for (const id of ids) h.fakes.addPost({ postId: id, profiles: { 'prof-gn': 'generalNet' } });
+    await Promise.all(ids.map((id) => h.dispatch({ postId: id, profileId: 'prof-gn', revision: 1, net: 'generalNet' })));
+
+    await eventually(async () => ids.filter((id) => h.resultsFor(id).length > 0).length >= 10, 30000, 50);
+    expect(await h.system.stopProcess('publisher', 'SIGTERM')).toBe(0);
+    const doneAtStop = ids.filter((id) => h.resultsFor(id).length > 0).length;
+    await h.system.startProcess('publisher');
+
+    await eventually(async () => ids.every((id) => h.resultsFor(id).length > 0), 90000, 200);
+    await h.sandbox('POST', '/sandbox/admin/latency', { publishMs: 0 });
+    expect(doneAtStop).toBeLessThan(ids.length);
+    expect(ids.every((id) => h.resultsFor(id).every((r) => r.status === 'PUBLISHED'))).toBe(true);
+    const all = await published();
+    expect(all.duplicateKeys).toEqual([]);
+    expect(all.keys.filter((k: { idempotencyKey: string }) => k.idempotencyKey.startsWith('term-'))).toHaveLength(80);
+  });
 });
