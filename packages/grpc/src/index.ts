@@ -4,3 +4,4 @@ export { createGrpcClient, type CallOptions, type GrpcClient, type GrpcClientOpt
 export { checkHealth, HEALTH_SERVICE, type ServingStatus } from './health';
 export { errorFromStatus, errorMetadata, GRPC_ERROR_STATUS_KEY, REQUEST_ID_KEY } from './metadata';
 export type { MethodMap, RequestOf, ResponseOf, ServerStream, StreamItemOf } from './types';
+export * from './neighbour-failure';

@@ -1,5 +1,4 @@
-import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
-import { neighbourFailure } from './neighbour-error';
+import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 export interface PublishedPostMessage {
   post_id: string;

@@ -1,6 +1,5 @@
 import { toAppError } from '@social/errors';
-import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
-import { neighbourFailure } from './neighbour-error';
+import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 interface NetMessage {
   code: string;

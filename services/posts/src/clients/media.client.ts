@@ -1,5 +1,4 @@
-import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
-import { neighbourFailure } from './neighbour-error';
+import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 /** media.v1.MediaInfo as proto-loader hands it over (snake_case, defaults filled in). */
 export interface MediaInfoMessage {

@@ -1,5 +1,4 @@
-import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
-import { neighbourFailure } from './neighbour-error';
+import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 /** competitors.v1.Profile as proto-loader hands it over. */
 export interface ProfileMessage {

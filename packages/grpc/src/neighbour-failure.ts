@@ -1,7 +1,7 @@
 import { AppError, ErrorCodes, toAppError } from '@social/errors';
 import { createLogger, errorFields } from '@social/logger';
 
-const log = createLogger('posts:neighbours');
+const log = createLogger('grpc:neighbours');
 
 /**
  * Whatever a neighbour's failure was (down, too slow, misconfigured auth), the API client can only
