@@ -8,6 +8,7 @@
 set -euo pipefail
 
 FERRETDB_VERSION=v1.24.2
+ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STATE_DIR=${SOCIAL_STATE_DIR:-$HOME/.cache/social-api}
 FERRETDB_HOME=$STATE_DIR/ferretdb-$FERRETDB_VERSION
 FERRETDB_BIN=$FERRETDB_HOME/bin/ferretdb
@@ -70,6 +71,8 @@ ensure_mongo() {
   if start_postgres && command -v psql >/dev/null; then
     psql "${PG_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='ferretdb'" | grep -q 1 ||
       psql "${PG_URL%/*}/postgres" -qc 'CREATE DATABASE ferretdb' >/dev/null
+    # Index use for FerretDB's equality pushdown (why: see the file).
+    psql "$PG_URL" -q -v ON_ERROR_STOP=1 -f "$ROOT_DIR/scripts/ferretdb-pg-indexes.sql" >/dev/null
     args+=(--handler=pg --postgresql-url="$PG_URL")
     say "starting FerretDB on PostgreSQL (127.0.0.1:$FERRETDB_PORT)"
   else
