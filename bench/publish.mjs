@@ -1,11 +1,13 @@
-// `pnpm bench publish` (or `node bench/publish.mjs`): 10,000 posts × 1 profile due at the same
-// moment, sandbox publish latency 100 ms, with 1 and with 2 publisher workers side by side.
-// Reports throughput (publishes/s) and lateness (network publish time − due time) p50/p99/max.
+// `pnpm bench publish` (or `node bench/publish.mjs`): N posts × 1 profile due at the same moment
+// (default 10,000), sandbox publish latency 100 ms, with 1 and then 2 publisher workers.
 //
-// The posts side is played by the bench: at the due time it dispatches every job the way the
-// posts dispatcher does (confirmed publishes of post.publish.requested) and serves
-// GetPostForPublishing / GetPublishCredentials from memory over real gRPC, so what is measured is
-// broker → worker → ledger → network → result.
+// The whole publishing path is real: posts are created and scheduled through the gateway, the
+// posts service's dispatcher sends the jobs when they are due, publisher workers publish on the
+// network sandbox, and the posts service records each result. Reported per round:
+// - publishes/s: N / (last network publish − due time);
+// - lateness p50/p99/max: network publish time − due time (it includes the 100 ms latency);
+// - settled: when the last post showed PUBLISHED in the posts service, after the due time.
+// Environment: BENCH_POSTS, BENCH_LATENCY_MS, BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,169 +16,158 @@ import { table } from './lib/load.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { TestSystem, createTestVhost, testEnv, TEST_JWT_SECRET, sleep } = require('../packages/testkit/dist');
-const { GrpcServer, serviceDefinition } = require('../packages/grpc/dist');
-const { Broker } = require('../packages/events/dist');
-const c = require('../packages/contracts/dist');
-const { setLogLevel } = require('../packages/logger/dist');
+const { TestSystem, createTestVhost, testEnv, sleep } = require('../packages/testkit/dist');
 
-setLogLevel('warn');
 const POSTS = Number(process.env.BENCH_POSTS ?? 10000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
 const CONCURRENCY = process.env.PUBLISHER_CONCURRENCY ?? '32';
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
-const LEAD_MS = 3000;
+const CLIENTS = 16; // connections creating and scheduling posts
 
-const base = testEnv();
-console.error('creating a vhost and the fake posts/competitors servers...');
-const vhost = await createTestVhost(base.AMQP_URL);
-const servers = [];
-const credentials = {};
-const opts = (name) => ({ serviceName: name, audience: name, internalJwtSecret: TEST_JWT_SECRET });
-const posts = new GrpcServer(opts('posts')).addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
-  GetPostForPublishing: async (req) => ({
-    post_id: req.post_id,
-    profile_id: req.profile_id,
-    revision: 1,
-    type: 'STATUS',
-    stage: 'SCHEDULED',
-    net: 'generalNet',
-    caption: { plain_text: `bench post ${req.post_id}`, first_comment: '' },
-    media_lib_ids: [],
-    links: [],
-    settings_json: '{}',
-    publish_status: 'PENDING',
-  }),
-  CountMediaUsage: async () => ({ total: 0, scheduled: 0 }),
-  FindPublishedByLabels: async () => ({ items: [] }),
-});
-const competitors = new GrpcServer(opts('competitors')).addService(
-  serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'),
-  {
-    GetPublishCredentials: async (req) => ({ profile_id: req.profile_id, ...credentials[req.profile_id] }),
-    GetProfiles: async () => ({ items: [] }),
-    GetCompetitor: async () => ({}),
-    ConnectProfile: async () => ({}),
-    ConnectSandboxProfiles: async () => ({ items: [] }),
-  },
-);
-servers.push(posts, competitors);
-const postsAddr = `127.0.0.1:${await posts.start('127.0.0.1', 0)}`;
-const competitorsAddr = `127.0.0.1:${await competitors.start('127.0.0.1', 0)}`;
+const progress = (msg) => console.error(`[bench publish ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
-console.error('starting the network sandbox and a publisher worker...');
+progress('starting the system (network sandbox, posts, media, competitors, publisher, gateway)...');
+const vhost = await createTestVhost(testEnv().AMQP_URL);
 const system = await TestSystem.start(
   {
     AMQP_URL: vhost.amqpUrl,
-    POSTS_GRPC_URL: postsAddr,
-    MEDIA_GRPC_URL: postsAddr,
-    COMPETITORS_GRPC_URL: competitorsAddr,
+    PLANS: JSON.stringify({ free: { competitors: 5, requestsPerWindow: 100000000 } }),
     SANDBOX_ADMIN: 'true',
     LOG_LEVEL: 'warn',
     PUBLISHER_CONCURRENCY: CONCURRENCY,
   },
-  ['network-sandbox', 'publisher'],
+  ['network-sandbox', 'posts', 'media', 'competitors', 'publisher', 'gateway'],
 );
+const gw = `${system.gatewayUrl}/v2`;
 const extraWorkers = [];
-const results = new Map();
-let broker;
-try {
-  const sandbox = async (method, p, body) => {
-    const res = await fetch(`${system.env.NETWORK_SANDBOX_URL}${p}`, {
-      method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    return res.json();
-  };
-  const { accessToken } = await sandbox('POST', '/sandbox/generalNet/accounts/gn-own-1/tokens');
-  credentials['prof-1'] = { net: 'generalNet', network_account_id: 'gn-own-1', access_token: accessToken };
-  await sandbox('POST', '/sandbox/admin/latency', { publishMs: LATENCY_MS });
 
-  broker = await Broker.connect({
-    url: vhost.amqpUrl,
-    connectionName: 'bench-posts',
-    topology: {
-      exchanges: [{ name: c.PUBLISHING_EXCHANGE, type: 'topic' }],
-      queues: [
-        { name: c.PUBLISH_RESULTS_QUEUE, bindings: [{ exchange: c.PUBLISHING_EXCHANGE, routingKey: c.publishCompleted.type }] },
-        // Declared by the worker too; here so that jobs published before it subscribes are kept.
-        {
-          name: c.PUBLISH_JOBS_QUEUE,
-          deliveryLimit: 5,
-          bindings: [{ exchange: c.PUBLISHING_EXCHANGE, routingKey: c.publishRequested.type }],
-        },
-      ],
-    },
+async function call(creds, method, p, body) {
+  const res = await fetch(`${gw}${p}`, {
+    method,
+    headers: { 'X-API-ID': creds.apiId, 'X-API-KEY': creds.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  await broker.consume(c.PUBLISH_RESULTS_QUEUE, [c.publishCompleted], (env) => {
-    results.set(env.payload.postId, env.payload);
-  }, { prefetch: 200 });
+  const json = await res.json();
+  if (res.status >= 300) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
 
-  const rows = [];
-  const summary = {};
+async function sandbox(method, p, body) {
+  const res = await fetch(`${system.env.NETWORK_SANDBOX_URL}${p}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return res.json();
+}
+
+/** Runs `fn(i)` for i in [from, to) over CLIENTS parallel loops. */
+async function inParallel(from, to, fn) {
+  let next = from;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < to) await fn(next++);
+    }),
+  );
+}
+
+/** Creates and schedules N posts for one due time, chosen from the measured creation rate. */
+async function prepare(creds, profileId, run) {
+  const create = (i, publishAt) =>
+    call(creds, 'POST', '/posts', { type: 'STATUS', profileIds: [profileId], publishAt, captions: [{ plainText: `${run} post ${i}` }] });
+  const ids = [];
+  // Calibration: the first posts go out two hours ahead and are re-timed once the due time is known.
+  const calibration = Math.min(POSTS, 200);
+  const far = new Date(Date.now() + 2 * 3600_000).toISOString();
+  const t0 = Date.now();
+  await inParallel(0, calibration, async (i) => {
+    ids[i] = (await create(i, far)).id;
+  });
+  const perPostMs = (Date.now() - t0) / calibration;
+  const dueAt = new Date(Date.now() + perPostMs * POSTS * 1.4 + 15_000);
+  dueAt.setUTCMilliseconds(0);
+  const due = dueAt.toISOString();
+  progress(`${run}: ${(1000 / perPostMs).toFixed(0)} posts/s created; all ${POSTS} due at ${due}`);
+  await inParallel(0, calibration, async (i) => {
+    await call(creds, 'PUT', `/posts/${ids[i]}`, { publishAt: due });
+    await call(creds, 'PATCH', `/posts/${ids[i]}/stage/schedule`);
+  });
+  await inParallel(calibration, POSTS, async (i) => {
+    ids[i] = (await create(i, due)).id;
+    await call(creds, 'PATCH', `/posts/${ids[i]}/stage/schedule`);
+    if ((i + 1) % 1000 === 0) progress(`${run}: ${i + 1} scheduled`);
+  });
+  if (Date.now() >= dueAt.getTime()) throw new Error(`preparing took longer than planned: the posts were due at ${due}`);
+  return { ids, dueAt };
+}
+
+/** Waits until the network has published every post, then until posts shows each PUBLISHED. */
+async function observe(creds, ids, dueAt, run) {
+  const mine = (published) => published.items.filter((it) => it.caption?.startsWith(`${run} post `));
+  let items = [];
+  const deadline = Date.now() + 30 * 60_000;
+  await sleep(Math.max(0, dueAt.getTime() - Date.now()));
+  while (items.length < ids.length) {
+    if (Date.now() > deadline) throw new Error(`only ${items.length} of ${ids.length} published after 30 minutes`);
+    await sleep(2000);
+    items = mine(await sandbox('GET', '/sandbox/admin/published'));
+    progress(`${run}: ${items.length} published on the network`);
+  }
+  // Posts shows the outcome once it has applied every result (each workspace is one round).
+  const count = async (stages) => (await call(creds, 'GET', `/posts?stages=${stages}&take=1`)).total;
+  while ((await count('PUBLISHED,PUBLISHED_FAILED')) < ids.length) {
+    if (Date.now() > deadline) throw new Error('posts not all settled after 30 minutes');
+    await sleep(1000);
+  }
+  const failed = await count('PUBLISHED_FAILED');
+  const settledMs = Date.now() - dueAt.getTime();
+  return { items, failed, settledMs };
+}
+
+const rows = [];
+const summary = {};
+try {
+  await sandbox('POST', '/sandbox/admin/latency', { publishMs: LATENCY_MS });
   for (const workers of WORKER_COUNTS) {
     while (extraWorkers.length < workers - 1) extraWorkers.push(await startWorker(system.env, extraWorkers.length + 2));
     const run = `w${workers}-${Date.now().toString(36)}`;
-    const ids = Array.from({ length: POSTS }, (_, i) => `${run}-${i}`);
-    const dueAt = new Date(Date.now() + LEAD_MS);
-    console.error(`${workers} worker(s): ${POSTS} posts due at ${dueAt.toISOString()}`);
-    await sleep(dueAt.getTime() - Date.now());
-    // The dispatcher's burst at the due time: confirmed publishes, bounded in flight.
-    const dispatchStart = Date.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (next < ids.length) {
-          const id = ids[next++];
-          const job = { postId: id, profileId: 'prof-1', revision: 1, net: 'generalNet', dueAt: dueAt.toISOString() };
-          await broker.publish(c.publishRequested, job, { workspaceId: 'bench', id: c.publishJobEventId(job) });
-        }
-      }),
-    );
-    const dispatchMs = Date.now() - dispatchStart;
-    const deadline = Date.now() + 15 * 60_000;
-    while (ids.some((id) => !results.has(id))) {
-      if (Date.now() > deadline) throw new Error(`only ${ids.filter((id) => results.has(id)).length} of ${POSTS} finished`);
-      await sleep(250);
-    }
-    const finished = ids.map((id) => results.get(id));
-    const failed = finished.filter((r) => r.status !== 'PUBLISHED').length;
-    const lateness = finished
-      .filter((r) => r.publishedAt)
-      .map((r) => Date.parse(r.publishedAt) - dueAt.getTime())
-      .sort((a, b) => a - b);
+    const creds = await system.admin(['workspace', 'create', '--name', `bench ${run}`, '--sandbox-profiles', '--json']);
+    const profileId = creds.profiles.find((p) => p.net.code === 'generalNet').id;
+    const { ids, dueAt } = await prepare(creds, profileId, run);
+    const { items, failed, settledMs } = await observe(creds, ids, dueAt, run);
+    const lateness = items.map((it) => Date.parse(it.publishedAt) - dueAt.getTime()).sort((a, b) => a - b);
     const pct = (p) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
-    const spanS = lateness[lateness.length - 1] / 1000;
-    const s = { throughput: POSTS / spanS, p50: pct(50), p99: pct(99), max: lateness[lateness.length - 1] };
-    summary[workers] = s;
+    const max = lateness[lateness.length - 1];
+    const keys = new Set(items.map((it) => it.idempotencyKey));
+    summary[workers] = { throughput: POSTS / (max / 1000) };
     rows.push({
       workers,
       posts: POSTS,
       failed,
-      'dispatch (s)': (dispatchMs / 1000).toFixed(1),
-      'publishes/s': s.throughput.toFixed(0),
-      'late p50 (s)': (s.p50 / 1000).toFixed(2),
-      'late p99 (s)': (s.p99 / 1000).toFixed(2),
-      'late max (s)': (s.max / 1000).toFixed(2),
+      duplicates: items.length - keys.size,
+      'publishes/s': summary[workers].throughput.toFixed(0),
+      'late p50 (s)': (pct(50) / 1000).toFixed(2),
+      'late p99 (s)': (pct(99) / 1000).toFixed(2),
+      'late max (s)': (max / 1000).toFixed(2),
+      'settled (s)': (settledMs / 1000).toFixed(1),
     });
   }
-  const published = await sandbox('GET', '/sandbox/admin/published');
   console.log(`\npublish: ${POSTS} posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, PUBLISHER_CONCURRENCY=${CONCURRENCY} per worker\n`);
   console.log(table(rows, Object.keys(rows[0])));
   if (summary[1] && summary[2]) console.log(`\nthroughput ratio 2 workers / 1 worker: ${(summary[2].throughput / summary[1].throughput).toFixed(2)}`);
+  const published = await sandbox('GET', '/sandbox/admin/published');
   console.log(`sandbox: ${published.total} posts, ${published.duplicateKeys.length} duplicate keys`);
+} catch (err) {
+  for (const name of ['gateway', 'posts', 'publisher']) console.error(`--- last log lines of ${name}\n${system.logOf(name).slice(-15).join('\n')}`);
+  throw err;
 } finally {
-  await broker?.close(2000).catch(() => undefined);
   for (const w of extraWorkers) await stopWorker(w);
   await system.destroy().catch(() => undefined);
-  for (const s of servers) await s.shutdown(50);
   await vhost.drop();
 }
 
 async function startWorker(env, n) {
-  const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS ? process.env.BENCH_WORKER_NODE_ARGS.split(' ') : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'services/publisher/dist/index.js')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'services/publisher/dist/index.js')], {
     env: { ...process.env, ...env, PUBLISHER_PORT: '0', SERVICE_NAME: `publisher-${n}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

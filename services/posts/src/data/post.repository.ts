@@ -1,3 +1,4 @@
+import { upsertRetrying } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord, PostType, Stage } from '../domain/posts/post.types';
@@ -100,7 +101,7 @@ export class PostRepository {
    * written (see PostListIndex for why that order makes the in-memory list safe).
    */
   async bumpListGeneration(workspaceId: string): Promise<void> {
-    await this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true });
+    await upsertRetrying(() => this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true }));
   }
 
   async listGeneration(workspaceId: string): Promise<string | null> {
