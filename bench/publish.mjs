@@ -84,7 +84,8 @@ async function prepare(creds, profileId, run) {
     ids[i] = (await create(i, far)).id;
   });
   const perPostMs = (Date.now() - t0) / calibration;
-  const dueAt = new Date(Date.now() + perPostMs * POSTS * 1.4 + 15_000);
+  // The rest is created and scheduled (two requests each): about twice the calibration pace, and a margin.
+  const dueAt = new Date(Date.now() + perPostMs * POSTS * 2.6 + 15_000);
   dueAt.setUTCMilliseconds(0);
   const due = dueAt.toISOString();
   progress(`${run}: ${(1000 / perPostMs).toFixed(0)} posts/s created; all ${POSTS} due at ${due}`);
