@@ -116,7 +116,7 @@ describe('one request id through the whole system', () => {
         profileIds: [c.profileId],
         captions: [{ plainText: `Traced from end to end (${op})` }],
         medias: [{ mediaFiles: [{ mediaLibId: mediaId }] }],
-        ...(op === 'schedule' ? { publishAt: new Date(Date.now() + 4000).toISOString() } : {}),
+        ...(op === 'schedule' ? { publishAt: new Date(Date.now() + 8000).toISOString() } : {}),
       },
     });
     expect(created.status).toBe(201);
