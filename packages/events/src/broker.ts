@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import { AppError } from '@social/errors';
-import { createLogger, errorFields, getContext, runWithContext } from '@social/logger';
+import { createLogger, errorFields, runWithContext } from '@social/logger';
 import { queueMessagesConsumed, queueMessagesPublished } from '@social/metrics';
 import { redactUrl } from '@social/mongo';
+import { correlationIdFor } from './correlation';
 import {
   createEnvelope,
   parseEnvelope,
@@ -32,7 +33,7 @@ export interface BrokerOptions {
 
 export interface PublishOptions {
   workspaceId: string | null;
-  /** Defaults to the correlation id of the current log context, else to the event's own id. */
+  /** Defaults to the correlation id or request id of the current log context, else to the event's own id. */
   correlationId?: string;
   id?: string;
   /** Defaults to the event type. */
@@ -151,7 +152,7 @@ export class Broker {
     const envelope = createEnvelope(def, payload, {
       id,
       workspaceId: options.workspaceId,
-      correlationId: options.correlationId ?? getContext().correlationId ?? id,
+      correlationId: options.correlationId ?? correlationIdFor(id),
     });
     const task = this.send(exchange, options.routingKey ?? def.type, envelope, options.timeoutMs, options.expirationMs);
     const tracked = task.then(

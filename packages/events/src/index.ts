@@ -1,4 +1,5 @@
 export * from './broker';
+export * from './correlation';
 export * from './envelope';
 export * from './idempotent';
 export * from './permanent-error';

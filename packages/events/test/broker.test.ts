@@ -1,4 +1,4 @@
-import { getContext, setLogLevel } from '@social/logger';
+import { getContext, runWithContext, setLogLevel } from '@social/logger';
 import { Broker, defineEvent, dlqName, PermanentError, type BrokerOptions, type ConsumeContext, type EventEnvelope, type Topology } from '../src';
 import { Admin, AMQP_URL, connectionsNamed, deferred, forceClose, sleep, suffix, TcpProxy, testTopology, waitFor } from './helpers';
 
@@ -54,6 +54,25 @@ describe('Broker against RabbitMQ', () => {
     expect(ctx).toEqual({ queue, deliveryCount: 0, deliveryLimit: 5, isLastAttempt: false });
     expect(log).toEqual({ correlationId: 'corr-1', requestId: 'corr-1', workspaceId: 'w-1' });
     await waitFor('the ack', async () => (await admin.ready(queue)) === 0);
+  });
+
+  it('gives events published in a request the request id, and events published by a handler the id it consumed', async () => {
+    const { broker, exchange, queue } = await setUp('correlation');
+    const seen: EventEnvelope<JobRequested>[] = [];
+    const second = deferred();
+    await broker.consume(queue, [jobRequested], async (env) => {
+      seen.push(env);
+      if (env.payload.postId === 'from-request') await broker.publish(jobRequested, { postId: 'from-handler' }, { workspaceId: 'w-1', exchange });
+      else second.resolve();
+    });
+
+    await runWithContext({ requestId: 'req-42' }, () => broker.publish(jobRequested, { postId: 'from-request' }, { workspaceId: 'w-1', exchange }));
+    await second.promise;
+
+    expect(seen.map((e) => [e.payload.postId, e.correlationId])).toEqual([
+      ['from-request', 'req-42'],
+      ['from-handler', 'req-42'],
+    ]);
   });
 
   it('publishes persistent JSON with the envelope id as message id and the type', async () => {

@@ -80,12 +80,12 @@ describe('a call through createGrpcClient', () => {
 describe('logging', () => {
   afterEach(() => setLogLevel(process.env['LOG_LEVEL'] ?? 'info'));
 
-  it('logs each call at debug with method, status code and duration, in the request context', async () => {
+  it('logs each call at info with method, status code, caller and duration, in the request context', async () => {
     running = await startEcho(async () => {
       throw new AppError('NOT_FOUND', 404, 'Nothing here.');
     });
     const client = running.client();
-    setLogLevel('debug');
+    setLogLevel('info');
 
     const lines = await logLines(() =>
       client.call('Echo', { message: 'x' }, { workspaceId: 'ws-9', requestId: 'req-log' }).catch(() => undefined),
@@ -94,9 +94,10 @@ describe('logging', () => {
     const rpcLines = lines.filter((l) => l['message'] === 'rpc');
     expect(rpcLines).toHaveLength(1);
     expect(rpcLines[0]).toMatchObject({
-      level: 'debug',
+      level: 'info',
       method: '/testing.v1.EchoService/Echo',
       code: 'NOT_FOUND',
+      caller: 'tests',
       requestId: 'req-log',
       workspaceId: 'ws-9',
     });

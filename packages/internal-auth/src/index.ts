@@ -11,6 +11,8 @@ export interface InternalClaims {
   requestId?: string;
   /** Plan of the workspace, so services can apply plan limits without asking the gateway. */
   plan?: string;
+  /** Set by verifyInternalToken: who signed the token (the gateway, or the calling service's name). */
+  issuer?: string;
 }
 
 const ISSUER = 'social-gateway';
@@ -73,6 +75,7 @@ export function verifyInternalToken(token: string, opts: VerifyOptions): Interna
   const claims: InternalClaims = { workspaceId: ws };
   if (typeof decoded['rid'] === 'string') claims.requestId = decoded['rid'];
   if (typeof decoded['plan'] === 'string') claims.plan = decoded['plan'];
+  if (typeof decoded.iss === 'string') claims.issuer = decoded.iss;
   return claims;
 }
 

@@ -10,7 +10,13 @@ describe('internal auth', () => {
       workspaceId: 'ws1',
       requestId: 'r1',
       plan: 'pro',
+      issuer: 'social-gateway',
     });
+  });
+
+  it('says which service signed a service-to-service token', () => {
+    const token = signInternalToken({ workspaceId: 'ws1' }, { secret, audience: 'media', issuer: 'publisher' });
+    expect(verifyInternalToken(token, { secret, audience: 'media' }).issuer).toBe('publisher');
   });
 
   it('rejects a token meant for another service', () => {

@@ -1,5 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { getContext } from '@social/logger';
 import { type CallContext, errorFromTransport } from '../adapter/classify-http';
 
 export interface JsonHttpClientOptions {
@@ -49,6 +50,9 @@ export class JsonHttpClient {
     for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
     const payload = c.body === undefined ? undefined : Buffer.from(JSON.stringify(c.body));
     const headers: Record<string, string> = { accept: 'application/json', ...c.headers };
+    // The request (or job) this call is made for: the network's own logs can then be matched to ours.
+    const requestId = getContext().requestId;
+    if (requestId && headers['x-request-id'] === undefined) headers['x-request-id'] = requestId;
     if (payload) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(payload.length);

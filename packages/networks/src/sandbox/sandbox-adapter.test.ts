@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runWithContext } from '@social/logger';
 import { isNetworkError, NetworkError } from '../adapter/network-error';
 import { parseRetryAfter } from '../adapter/classify-http';
 import { createNetworkAdapter } from '../create-network-adapter';
@@ -76,6 +77,16 @@ describe('SandboxAdapter', () => {
 
     handler = reply(200, { networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z' });
     await expect(adapter.publish(publishInput)).resolves.toMatchObject({ networkPostId: 'np-1', replayed: true });
+  });
+
+  it('sends the request id of the current context as X-Request-Id, on publishes and reads alike', async () => {
+    handler = reply(201, { networkPostId: 'np-3', publishedAt: '2026-01-01T00:00:00.000Z' });
+    await runWithContext({ requestId: 'req-trace-1' }, () => adapter.publish(publishInput));
+    handler = reply(404, { error: { code: 'POST_NOT_FOUND', message: 'none' } });
+    await runWithContext({ requestId: 'req-trace-2' }, () => adapter.lookupPublished(publishInput));
+    await adapter.lookupPublished(publishInput);
+
+    expect(seen.map((s) => s.headers['x-request-id'])).toEqual(['req-trace-1', 'req-trace-2', undefined]);
   });
 
   it('sends media given as bytes as their size and SHA-256', async () => {

@@ -16,6 +16,9 @@ export interface PublishTaskDoc {
   /** minuteOf(dueAt): the dispatcher's equality key, with `state`. */
   dueMinute: string;
   state: TaskState;
+  /** The request that planned this revision (schedule, publishNow, retry, PUT): its jobs, their
+   *  results and the watchdog's reconcile jobs carry it, so one id finds the whole publish. */
+  requestId: string | null;
   /** A claim: the replica that holds it and until when; after that another replica may dispatch. */
   claimToken: string | null;
   leaseUntil: Date | null;
@@ -37,6 +40,7 @@ const schema = new Schema<PublishTaskDoc>(
     dueAt: { type: Date, required: true },
     dueMinute: { type: String, required: true },
     state: { type: String, required: true },
+    requestId: { type: String, default: null },
     claimToken: { type: String, default: null },
     leaseUntil: { type: Date, default: null },
     dispatchedAt: { type: Date, default: null },

@@ -22,12 +22,12 @@ export class PublishTaskRepository {
 
   /** Plans (or re-plans) a revision: written before the post itself, so a crash between leaves an
    *  extra task (verified against the post at dispatch), never a scheduled post without one. */
-  async plan(workspaceId: string, postId: string, revision: number, dueAt: Date): Promise<void> {
+  async plan(workspaceId: string, postId: string, revision: number, dueAt: Date, requestId: string | null): Promise<void> {
     const now = new Date();
     await upsertRetrying(() => this.model.updateOne(
       { _id: taskId(postId, revision) },
       {
-        $set: { workspaceId, postId, revision, dueAt, dueMinute: minuteOf(dueAt), state: 'WAITING', claimToken: null, leaseUntil: null, updatedAt: now },
+        $set: { workspaceId, postId, revision, dueAt, dueMinute: minuteOf(dueAt), state: 'WAITING', requestId, claimToken: null, leaseUntil: null, updatedAt: now },
         $setOnInsert: { dispatchedAt: null, checkMinute: null, checkAt: null, reconcileRounds: 0, createdAt: now },
       },
       { upsert: true },

@@ -60,6 +60,7 @@ export class PublishJob {
 
   async handle(job: PublishRequested, meta: JobMeta): Promise<void> {
     const attempt = job.attempt ?? 1;
+    log.info('publish job started', { key: publishJobKey(job), net: job.net, attempt, mode: job.mode ?? 'publish' });
     if (job.mode === 'reconcile') {
       const existing = await this.d.ledger.get(publishJobKey(job));
       if (existing && existing.state !== 'STARTED') return this.emitFrom(job, existing, meta);
@@ -273,6 +274,7 @@ export class PublishJob {
 
   private emit(job: PublishRequested, r: Omit<PublishCompleted, 'postId' | 'profileId' | 'revision'>, meta: JobMeta) {
     outcomes.inc({ net: job.net, outcome: r.status.toLowerCase() });
+    log.info('publish outcome reported', { key: publishJobKey(job), net: job.net, status: r.status, attempts: r.attempts, networkPostId: r.networkPostId });
     return this.d.outbox.result({ postId: job.postId, profileId: job.profileId, revision: job.revision, ...r }, meta);
   }
 

@@ -4,6 +4,7 @@ import type { PostRepository } from '../../data/post.repository';
 import { taskId, type PublishTask, type PublishTaskRepository } from '../../data/publish-task.repository';
 import { minutesBetween } from './due-minute';
 import type { JobQueue } from './publishing.ports';
+import { inTaskContext } from './task-context';
 
 const log: Logger = createLogger('posts:dispatch');
 
@@ -89,7 +90,7 @@ export class Dispatcher {
   async dispatchNow(postId: string, revision: number): Promise<void> {
     const token = randomUUID();
     const task = await this.tasks.claimOne(taskId(postId, revision), this.now(), token, this.opts.leaseMs);
-    if (task) await this.dispatch(task, token);
+    if (task) await inTaskContext(task, () => this.dispatch(task, token));
   }
 
   private async scan(buckets: string[], now: Date): Promise<void> {
@@ -108,16 +109,21 @@ export class Dispatcher {
     const worker = async () => {
       while (next < tasks.length) {
         const task = tasks[next++]!;
-        await this.dispatch(task, token).catch((err) =>
-          // Left CLAIMED: the lease runs out and the task is dispatched again.
-          log.warn('dispatch failed; will retry after the lease', { taskId: task.id, ...errorFields(err) }),
+        await inTaskContext(task, () =>
+          this.dispatch(task, token).catch((err) =>
+            // Left CLAIMED: the lease runs out and the task is dispatched again.
+            log.warn('dispatch failed; will retry after the lease', { taskId: task.id, ...errorFields(err) }),
+          ),
         );
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, tasks.length) }, worker));
   }
 
-  /** The post is the truth: a task of an old revision, or of a post no longer scheduled, is dropped. */
+  /**
+   * The post is the truth: a task of an old revision, or of a post no longer scheduled, is dropped.
+   * Runs in the task's context (inTaskContext), so the jobs carry the planning request's id.
+   */
   private async dispatch(task: PublishTask, token: string): Promise<void> {
     const post = await this.posts.get(task.workspaceId, task.postId);
     if (!post || post.revision !== task.revision || post.stage !== 'SCHEDULED') {
@@ -139,5 +145,6 @@ export class Dispatcher {
       ),
     );
     await this.tasks.markDispatched(task.id, token, now, new Date(now.getTime() + this.opts.watchdogTimeoutMs));
+    log.info('publish jobs dispatched', { taskId: task.id, postId: post.id, revision: post.revision, profiles: pending.length });
   }
 }

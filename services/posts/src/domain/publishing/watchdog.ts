@@ -5,6 +5,7 @@ import type { PublishTask, PublishTaskRepository } from '../../data/publish-task
 import type { ApplyPublishResult } from './apply-result.use-case';
 import { minutesBetween } from './due-minute';
 import type { JobQueue } from './publishing.ports';
+import { inTaskContext } from './task-context';
 
 const log: Logger = createLogger('posts:watchdog');
 
@@ -69,7 +70,9 @@ export class Watchdog {
     for (const minute of buckets) {
       if (this.stopped) return;
       for (const task of await this.tasks.dueForCheck(minute, now)) {
-        await this.check(task, now).catch((err) => log.warn('watchdog check failed', { taskId: task.id, ...errorFields(err) }));
+        await inTaskContext(task, () =>
+          this.check(task, now).catch((err) => log.warn('watchdog check failed', { taskId: task.id, ...errorFields(err) })),
+        );
       }
     }
   }

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { createTestVhost, eventually, sleep, testEnv, TestSystem, type TestVhost } from '@social/testkit';
+
+// Tracing a request: the X-Request-Id a client sends to the gateway is on every log line of the
+// work it causes, in every process: HTTP, gRPC metadata, the stored publish task, event envelopes
+// (correlationId) and the network adapter's calls to the sandbox.
+let vhost: TestVhost;
+let system: TestSystem;
+let gw: string;
+
+beforeAll(async () => {
+  vhost = await createTestVhost(testEnv()['AMQP_URL']!);
+  system = await TestSystem.start({
+    AMQP_URL: vhost.amqpUrl,
+    PLANS: JSON.stringify({ free: { competitors: 5, requestsPerWindow: 100000000 } }),
+    POSTS_DISPATCH_TICK_MS: '1000',
+    SHUTDOWN_GRACE_MS: '3000',
+  });
+  gw = `${system.gatewayUrl}/v2`;
+}, 240000);
+
+afterAll(async () => {
+  await system?.destroy();
+  await vhost?.drop();
+}, 60000);
+
+interface Creds {
+  workspaceId: string;
+  apiId: string;
+  apiKey: string;
+}
+
+const call = async (c: Creds, method: string, path: string, opts: { body?: unknown; requestId?: string } = {}) => {
+  const res = await fetch(`${gw}${path}`, {
+    method,
+    headers: {
+      'X-API-ID': c.apiId,
+      'X-API-KEY': c.apiKey,
+      ...(opts.requestId ? { 'X-Request-Id': opts.requestId } : {}),
+      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
+  });
+  return { status: res.status, body: (await res.json()) as any, requestId: res.headers.get('x-request-id') };
+};
+
+/** Signed addresses carry PUBLIC_BASE_URL (the default gateway address); this gateway is on another port. */
+const viaGateway = (signed: string) => {
+  const u = new URL(signed);
+  return `${system.gatewayUrl}${u.pathname}${u.search}`;
+};
+
+/** A log line a hop must have written with the traced id; values may be regular expressions. */
+interface Hop {
+  hop: string;
+  process: string;
+  line: Record<string, string | RegExp>;
+}
+
+const parsed = (line: string): Record<string, unknown> | null => {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+};
+const matches = (line: Record<string, unknown>, want: Record<string, string | RegExp>) =>
+  Object.entries(want).every(([k, v]) => (v instanceof RegExp ? typeof line[k] === 'string' && v.test(line[k] as string) : line[k] === v));
+const hasLine = (h: Hop, requestId: string) =>
+  system.logOf(h.process).some((l) => {
+    const j = parsed(l);
+    return j !== null && j['requestId'] === requestId && matches(j, h.line);
+  });
+
+/** The hops that wrote no line with the id; waits a while, since processes log asynchronously. */
+async function hopsWithout(requestId: string, hops: Hop[]): Promise<string[]> {
+  const missing = () => hops.filter((h) => !hasLine(h, requestId)).map((h) => `${h.process}: ${h.hop}`);
+  for (let i = 0; i < 150 && missing().length > 0; i++) await sleep(200);
+  return missing();
+}
+
+async function uploadImage(c: Creds, requestId: string): Promise<string> {
+  const file = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const created = await call(c, 'POST', '/media', { body: { name: 'traced.jpg', destinationType: 'POST_MEDIA' } });
+  expect(created.status).toBe(201);
+  const put = await fetch(viaGateway(created.body.uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file });
+  expect(put.status).toBe(201);
+  const confirmed = await call(c, 'PATCH', `/media/${created.body.id}`, { requestId });
+  expect(confirmed.status).toBe(200);
+  await eventually(async () => (await call(c, 'GET', `/media/${created.body.id}`)).body.status === 'SUCCESS', 60000, 200);
+  return created.body.id;
+}
+
+/**
+ * A workspace of its own per test: the publisher caches a profile's credentials, and a cached
+ * profile would skip the gRPC hop to competitors. One profile instead of --sandbox-profiles: fewer
+ * background backfills crowding the kept log lines.
+ */
+async function workspace(): Promise<Creds & { profileId: string }> {
+  const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E tracing', '--json']);
+  const profile = await system.admin(['profile', 'connect', '--workspace', c.workspaceId, '--net', 'generalNet', '--account', 'gn-own-1', '--json']);
+  return { ...c, profileId: profile.id };
+}
+
+describe('one request id through the whole system', () => {
+
+  // schedule: the jobs leave later, from the dispatcher's tick, with the id stored on the publish
+  // task; publishNow: they leave at once, while the request is still being answered.
+  it.each(['schedule', 'publishNow'])('finds a %s in the gateway, posts, the publisher, the gRPC servers it called and the network sandbox', async (op) => {
+    const c = await workspace();
+    const mediaId = await uploadImage(c, `trace-upload-${randomUUID()}`);
+    const created = await call(c, 'POST', '/posts', {
+      body: {
+        type: 'MEDIA',
+        profileIds: [c.profileId],
+        captions: [{ plainText: `Traced from end to end (${op})` }],
+        medias: [{ mediaFiles: [{ mediaLibId: mediaId }] }],
+        ...(op === 'schedule' ? { publishAt: new Date(Date.now() + 8000).toISOString() } : {}),
+      },
+    });
+    expect(created.status).toBe(201);
+    const postId = created.body.id;
+    const requestId = `trace-${op}-${randomUUID()}`;
+
+    const changed = await call(c, 'PATCH', `/posts/${postId}/stage/${op}`, { requestId });
+    expect([changed.status, changed.requestId]).toEqual([200, requestId]);
+    const post = await eventually(async () => {
+      const { body } = await call(c, 'GET', `/posts/${postId}`);
+      return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+    }, 60000, 300);
+    expect(post.stage).toBe('PUBLISHED');
+
+    const stagePath = `/v2/posts/${postId}/stage/${op}`;
+    const missing = await hopsWithout(requestId, [
+      { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'PATCH', path: stagePath } },
+      { hop: 'proxied request', process: 'posts', line: { component: 'http:access', method: 'PATCH', path: stagePath, workspaceId: c.workspaceId } },
+      { hop: 'validation asks competitors (gRPC from posts)', process: 'competitors', line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetProfiles', caller: 'posts' } },
+      { hop: 'publish jobs dispatched', process: 'posts', line: { component: 'posts:dispatch', message: 'publish jobs dispatched', postId } },
+      { hop: 'job started (post.publish.requested correlationId)', process: 'publisher', line: { message: 'publish job started', key: new RegExp(`^${postId}:`) } },
+      { hop: 'post content (gRPC from publisher)', process: 'posts', line: { message: 'rpc', method: '/posts.v1.PostsService/GetPostForPublishing', caller: 'publisher', code: 'OK' } },
+      { hop: 'credentials (gRPC from publisher)', process: 'competitors', line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetPublishCredentials', caller: 'publisher', code: 'OK' } },
+      { hop: 'media (gRPC from publisher)', process: 'media', line: { message: 'rpc', method: '/media.v1.MediaService/BatchGetMedia', caller: 'publisher', code: 'OK' } },
+      { hop: 'publish call (X-Request-Id)', process: 'network-sandbox', line: { component: 'http:access', method: 'POST', path: /^\/sandbox\/generalNet\/accounts\/[^/]+\/posts$/ } },
+      { hop: 'job outcome', process: 'publisher', line: { message: 'publish outcome reported', status: 'PUBLISHED' } },
+      { hop: 'result applied (post.publish.completed correlationId)', process: 'posts', line: { component: 'posts:results', message: 'publish result applied', postId, status: 'PUBLISHED' } },
+    ]);
+
+    expect(missing).toEqual([]);
+  }, 180000);
+
+  it('finds a media confirmation in the media worker that processed it', async () => {
+    const c = await workspace();
+    const requestId = `trace-media-${randomUUID()}`;
+
+    await uploadImage(c, requestId);
+
+    const missing = await hopsWithout(requestId, [
+      { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'PATCH' } },
+      { hop: 'confirmation', process: 'media', line: { component: 'http:access', method: 'PATCH' } },
+      { hop: 'processing job (media.processing.requested correlationId)', process: 'media-worker', line: { message: 'media processed' } },
+    ]);
+    expect(missing).toEqual([]);
+  }, 120000);
+
+  it('finds a competitor added in the insights collection it started and in its network calls', async () => {
+    const c = await workspace();
+    const requestId = `trace-competitor-${randomUUID()}`;
+    const found = await call(c, 'GET', '/search/profiles?net=generalNet&query=coffee');
+    expect(found.status).toBe(200);
+
+    const added = await call(c, 'POST', '/competitor', { body: { profileId: found.body.items[0].id }, requestId });
+    expect(added.status).toBe(201);
+
+    const missing = await hopsWithout(requestId, [
+      { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'POST', path: '/v2/competitor' } },
+      { hop: 'competitor added', process: 'competitors', line: { message: 'competitor added' } },
+      { hop: 'collection job (insights.collection.requested correlationId)', process: 'insights-collector', line: { message: 'collection done' } },
+      { hop: 'metrics calls of the collection (X-Request-Id)', process: 'network-sandbox', line: { component: 'http:access', method: 'GET', path: /\/metrics\/(daily|posts)$/ } },
+    ]);
+    expect(missing).toEqual([]);
+  }, 120000);
+});
