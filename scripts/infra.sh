@@ -13,7 +13,13 @@ STATE_DIR=${SOCIAL_STATE_DIR:-$HOME/.cache/social-api}
 FERRETDB_HOME=$STATE_DIR/ferretdb-$FERRETDB_VERSION
 FERRETDB_BIN=$FERRETDB_HOME/bin/ferretdb
 FERRETDB_PORT=${FERRETDB_PORT:-27017}
-PG_URL=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/ferretdb}
+# pool_max_conns: FerretDB 1.24 holds one pooled connection for an update's query and takes a
+# second for its transaction, so as many concurrent updates as the pool has connections deadlock it
+# for good (seen with 50, its default). 400 is more than every process of two test systems can
+# ask at once (services keep at most 20 connections each, see @social/mongo).
+FERRETDB_PG_POOL=400
+PG_MAX_CONNECTIONS=500
+PG_URL=${FERRETDB_POSTGRESQL_URL:-postgres://postgres@127.0.0.1:5432/ferretdb?pool_max_conns=$FERRETDB_PG_POOL}
 
 say() { printf '[infra] %s\n' "$*" >&2; }
 die() { printf '[infra] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -62,6 +68,18 @@ start_postgres() {
   wait_port 5432 PostgreSQL 20
 }
 
+# Room for FerretDB's pool (above) next to everything else on this PostgreSQL. Needs a restart,
+# done once, before FerretDB starts.
+ensure_pg_connections() {
+  local have
+  have=$(psql "${PG_URL%/*}/postgres" -tAc 'SHOW max_connections')
+  [ "$have" -ge "$PG_MAX_CONNECTIONS" ] && return 0
+  say "raising PostgreSQL max_connections from $have to $PG_MAX_CONNECTIONS (restart)"
+  psql "${PG_URL%/*}/postgres" -qc "ALTER SYSTEM SET max_connections = $PG_MAX_CONNECTIONS" >/dev/null
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n1)" main restart
+  wait_port 5432 PostgreSQL 20
+}
+
 ensure_mongo() {
   if [ -n "${MONGO_URL:-}" ]; then say "MONGO_URL is set; using it"; return; fi
   if port_open "$FERRETDB_PORT"; then return; fi
@@ -71,8 +89,9 @@ ensure_mongo() {
   if start_postgres && command -v psql >/dev/null; then
     psql "${PG_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='ferretdb'" | grep -q 1 ||
       psql "${PG_URL%/*}/postgres" -qc 'CREATE DATABASE ferretdb' >/dev/null
+    ensure_pg_connections
     # Index use for FerretDB's equality pushdown (why: see the file).
-    psql "$PG_URL" -q -v ON_ERROR_STOP=1 -f "$ROOT_DIR/scripts/ferretdb-pg-indexes.sql" >/dev/null
+    psql "${PG_URL%%\?*}" -q -v ON_ERROR_STOP=1 -f "$ROOT_DIR/scripts/ferretdb-pg-indexes.sql" >/dev/null
     args+=(--handler=pg --postgresql-url="$PG_URL")
     say "starting FerretDB on PostgreSQL (127.0.0.1:$FERRETDB_PORT)"
   else

@@ -10,6 +10,9 @@ export interface MongoOptions {
   timeoutMs?: number;
 }
 
+/** Connections a process keeps to the database unless MONGO_URL says otherwise. */
+export const DEFAULT_MAX_POOL_SIZE = 20;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -26,6 +29,9 @@ export async function connectMongo(opts: MongoOptions): Promise<Connection> {
       serverSelectionTimeoutMS: Math.min(3000, opts.timeoutMs ?? Number(process.env['MONGO_CONNECT_TIMEOUT_MS'] ?? 3000)),
       // FerretDB and MongoDB both accept these; retryable writes need a replica set, so off.
       retryWrites: false,
+      // At most this many operations of one process at once (maxPoolSize in MONGO_URL overrides):
+      // FerretDB deadlocks when concurrent updates reach its PostgreSQL pool size (scripts/infra.sh).
+      ...(/[?&]maxPoolSize=/i.test(opts.url) ? {} : { maxPoolSize: DEFAULT_MAX_POOL_SIZE }),
       autoIndex: true,
       autoCreate: true,
     });
