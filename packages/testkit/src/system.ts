@@ -96,6 +96,11 @@ export class TestSystem {
     throw new Error(`${name} not ready within 30 s:\n${this.logOf(name).slice(-20).join('\n')}`);
   }
 
+  /** The operating-system process id of a running process (memory measurements read /proc/<pid>). */
+  pid(name: string): number | undefined {
+    return this.children.get(name)?.pid;
+  }
+
   logOf(name: string): string[] {
     return this.logs.get(name) ?? [];
   }
