@@ -49,7 +49,13 @@ export class TestSystem {
     }
     Object.assign(env, overrides);
     const system = new TestSystem(env, ports);
-    for (const s of specs) await system.startProcess(s.name);
+    try {
+      for (const s of specs) await system.startProcess(s.name);
+    } catch (err) {
+      // Otherwise the processes already started outlive the failed start and keep the caller alive.
+      await system.destroy().catch(() => undefined);
+      throw err;
+    }
     return system;
   }
 
