@@ -61,7 +61,14 @@ async function main() {
   const fileUrl = (name) => `https://127.0.0.1:${server.address().port}/${name}`;
 
   // The benchmark's own HTTPS server is on loopback: exactly that address is exempt from the import rules.
-  const system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: 'warn' }, ['media', 'media-worker', 'gateway']);
+  let system;
+  try {
+    system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: 'warn' }, ['media', 'media-worker', 'gateway']);
+  } catch (err) {
+    server.close();
+    fs.rmSync(caFile, { force: true });
+    throw err;
+  }
   const gw = system.gatewayUrl;
   const pids = Object.fromEntries(PROCESSES.map((name) => [name, system.pid(name)]));
   const c = await system.admin(['workspace', 'create', '--name', 'bench', '--json']);
