@@ -49,7 +49,13 @@ export class TestSystem {
     }
     Object.assign(env, overrides);
     const system = new TestSystem(env, ports);
-    for (const s of specs) await system.startProcess(s.name);
+    try {
+      for (const s of specs) await system.startProcess(s.name);
+    } catch (err) {
+      // Otherwise the processes already started outlive the failed start and keep the caller alive.
+      await system.destroy().catch(() => undefined);
+      throw err;
+    }
     return system;
   }
 
@@ -94,6 +100,11 @@ export class TestSystem {
       await sleep(100);
     }
     throw new Error(`${name} not ready within 30 s:\n${this.logOf(name).slice(-20).join('\n')}`);
+  }
+
+  /** The operating-system process id of a running process (memory measurements read /proc/<pid>). */
+  pid(name: string): number | undefined {
+    return this.children.get(name)?.pid;
   }
 
   logOf(name: string): string[] {

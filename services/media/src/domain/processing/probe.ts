@@ -24,16 +24,29 @@ export class UndecodableError extends Error {}
 
 const PREVIEW_SIZE = 640;
 
-/** Measures an image with sharp and makes a thumbnail, decoding the whole (first) frame so a corrupt file fails here. */
-export async function probeImage(source: Readable, kind: MediaKind): Promise<Measured> {
-  const image = sharp({ failOn: 'warning', limitInputPixels: 268_402_689 });
-  source.on('error', (err) => image.destroy(err));
-  source.pipe(image);
+/**
+ * Streams `source` into a private temporary file, runs `fn` on its path and removes the file. The
+ * decoders read the file, never a buffer of it: ffprobe needs to seek (an MP4 index may sit at the
+ * end), and sharp given a stream collects the whole input in memory before decoding.
+ */
+export async function withLocalCopy<T>(source: Readable, fn: (file: string) => Promise<T>): Promise<T> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'media-probe-'));
+  const file = path.join(dir, 'input');
+  try {
+    await pipeline(source, fs.createWriteStream(file));
+    return await fn(file);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Measures an image file with sharp and makes a thumbnail, decoding the whole (first) frame so a corrupt file fails here. */
+export async function probeImage(file: string, kind: MediaKind): Promise<Measured> {
+  const open = () => sharp(file, { failOn: 'warning', limitInputPixels: 268_402_689 });
   try {
     const [meta, preview] = await Promise.all([
-      image.clone().metadata(),
-      image
-        .clone()
+      open().metadata(),
+      open()
         .rotate()
         .resize(PREVIEW_SIZE, PREVIEW_SIZE, { fit: 'inside', withoutEnlargement: true })
         .flatten({ background: '#ffffff' })
@@ -53,7 +66,7 @@ export async function probeImage(source: Readable, kind: MediaKind): Promise<Mea
     };
   } catch (err) {
     if (err instanceof UndecodableError) throw err;
-    throw new UndecodableError(`the image could not be decoded (${firstLine(err)})`);
+    throw new UndecodableError(`the image could not be decoded (${firstLine(err).replaceAll(file, 'the file')})`);
   }
 }
 
@@ -62,46 +75,36 @@ interface FfprobeOutput {
   format?: { duration?: string };
 }
 
-/**
- * Measures video or audio with ffprobe and takes a frame with ffmpeg. ffprobe needs to seek (an
- * MP4 index may sit at the end), so the file is streamed to a temporary file first, never into memory.
- */
-export async function probeAv(source: Readable, kind: MediaKind): Promise<Measured> {
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'media-probe-'));
-  const file = path.join(dir, 'input');
+/** Measures a video or audio file with ffprobe and takes a frame with ffmpeg. */
+export async function probeAv(file: string, kind: MediaKind): Promise<Measured> {
+  let info: FfprobeOutput;
   try {
-    await pipeline(source, fs.createWriteStream(file));
-    let info: FfprobeOutput;
-    try {
-      const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
-        timeout: 60_000,
-        maxBuffer: 4 * 1024 * 1024,
-      });
-      info = JSON.parse(stdout) as FfprobeOutput;
-    } catch (err) {
-      const why = firstLine((err as { stderr?: string }).stderr || err).replaceAll(`${file}: `, '').replaceAll(file, 'the file');
-      throw new UndecodableError(`the ${kind.toLowerCase()} could not be decoded (${why})`);
-    }
-    const video = info.streams?.find((s) => s.codec_type === 'video');
-    const audio = info.streams?.find((s) => s.codec_type === 'audio');
-    const duration = Number(info.format?.duration ?? video?.duration ?? audio?.duration);
-    if (kind === 'VIDEO' && !video) throw new UndecodableError('the file has no video stream');
-    if (kind === 'AUDIO' && !audio && !video) throw new UndecodableError('the file has no audio stream');
-    if (!Number.isFinite(duration) || duration <= 0) throw new UndecodableError('the duration could not be measured');
-    if (!video || kind === 'AUDIO') return { width: null, height: null, duration: round(duration, 3), fps: null, preview: null };
-    const rotation = Math.abs(Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0));
-    const swap = rotation === 90 || rotation === 270;
-    const preview = await frameAt(file, Math.min(1, duration / 2));
-    return {
-      width: (swap ? video.height : video.width) ?? null,
-      height: (swap ? video.width : video.height) ?? null,
-      duration: round(duration, 3),
-      fps: parseRate(video.avg_frame_rate) ?? parseRate(video.r_frame_rate),
-      preview,
-    };
-  } finally {
-    await fs.promises.rm(dir, { recursive: true, force: true });
+    const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], {
+      timeout: 60_000,
+      maxBuffer: 4 * 1024 * 1024,
+    });
+    info = JSON.parse(stdout) as FfprobeOutput;
+  } catch (err) {
+    const why = firstLine((err as { stderr?: string }).stderr || err).replaceAll(`${file}: `, '').replaceAll(file, 'the file');
+    throw new UndecodableError(`the ${kind.toLowerCase()} could not be decoded (${why})`);
   }
+  const video = info.streams?.find((s) => s.codec_type === 'video');
+  const audio = info.streams?.find((s) => s.codec_type === 'audio');
+  const duration = Number(info.format?.duration ?? video?.duration ?? audio?.duration);
+  if (kind === 'VIDEO' && !video) throw new UndecodableError('the file has no video stream');
+  if (kind === 'AUDIO' && !audio && !video) throw new UndecodableError('the file has no audio stream');
+  if (!Number.isFinite(duration) || duration <= 0) throw new UndecodableError('the duration could not be measured');
+  if (!video || kind === 'AUDIO') return { width: null, height: null, duration: round(duration, 3), fps: null, preview: null };
+  const rotation = Math.abs(Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0));
+  const swap = rotation === 90 || rotation === 270;
+  const preview = await frameAt(file, Math.min(1, duration / 2));
+  return {
+    width: (swap ? video.height : video.width) ?? null,
+    height: (swap ? video.width : video.height) ?? null,
+    duration: round(duration, 3),
+    fps: parseRate(video.avg_frame_rate) ?? parseRate(video.r_frame_rate),
+    preview,
+  };
 }
 
 async function frameAt(file: string, seconds: number): Promise<Buffer> {

@@ -6,7 +6,7 @@ import { formatBytes, limited, TooLargeError } from '../../storage/byte-limit';
 import type { FileStore } from '../../storage/file-store';
 import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
 import { detectType } from './detect-type';
-import { probeAv, probeImage, UndecodableError } from './probe';
+import { probeAv, probeImage, UndecodableError, withLocalCopy } from './probe';
 import { mediaProcessingDuration } from '@social/metrics';
 
 const log = createLogger('media:processing');
@@ -112,7 +112,7 @@ async function analyse(deps: ProcessingDeps, fileId: string): Promise<Analysis> 
     throw new MediaRejected(`the image is larger than the image limit of ${formatBytes(deps.limits.importMaxImageBytes)}`);
   }
   try {
-    const m = isImage ? await probeImage(deps.store.read(fileId), type.kind) : await probeAv(deps.store.read(fileId), type.kind);
+    const m = await withLocalCopy(deps.store.read(fileId), (file) => (isImage ? probeImage(file, type.kind) : probeAv(file, type.kind)));
     return {
       ...type,
       specs: { width: m.width, height: m.height, duration: m.duration, fileSizeBytes: stat.size, fps: m.fps },
