@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuSince, cpuSnapshot } from './lib/cpu.mjs';
 import { table } from './lib/load.mjs';
 
 const require = createRequire(import.meta.url);
@@ -107,13 +108,19 @@ async function observe(creds, ids, dueAt, run) {
   const mine = (published) => published.items.filter((it) => it.caption?.startsWith(`${run} post `));
   let items = [];
   const deadline = Date.now() + 30 * 60_000;
+  // Progress from the cheap count (the full listing would load the machine being measured).
+  const target = (await sandbox('GET', '/sandbox/admin/published/count')).total + ids.length;
   await sleep(Math.max(0, dueAt.getTime() - Date.now()));
-  while (items.length < ids.length) {
-    if (Date.now() > deadline) throw new Error(`only ${items.length} of ${ids.length} published after 30 minutes`);
-    await sleep(2000);
-    items = mine(await sandbox('GET', '/sandbox/admin/published'));
-    progress(`${run}: ${items.length} published on the network`);
+  const groups = cpuGroups();
+  const cpuAtDue = cpuSnapshot(groups);
+  for (let total = 0; total < target; ) {
+    if (Date.now() > deadline) throw new Error(`only ${total - target + ids.length} of ${ids.length} published after 30 minutes`);
+    await sleep(1000);
+    total = (await sandbox('GET', '/sandbox/admin/published/count')).total;
+    progress(`${run}: ${total - target + ids.length} published on the network`);
   }
+  const cpu = cpuSince(cpuAtDue, groups);
+  items = mine(await sandbox('GET', '/sandbox/admin/published'));
   // Posts shows the outcome once it has applied every result (each workspace is one round).
   const count = async (stages) => (await call(creds, 'GET', `/posts?stages=${stages}&take=1`)).total;
   while ((await count('PUBLISHED,PUBLISHED_FAILED')) < ids.length) {
@@ -122,10 +129,11 @@ async function observe(creds, ids, dueAt, run) {
   }
   const failed = await count('PUBLISHED_FAILED');
   const settledMs = Date.now() - dueAt.getTime();
-  return { items, failed, settledMs };
+  return { items, failed, settledMs, cpu };
 }
 
 const rows = [];
+const cpuRows = [];
 const summary = {};
 try {
   await sandbox('POST', '/sandbox/admin/latency', { publishMs: LATENCY_MS });
@@ -135,7 +143,8 @@ try {
     const creds = await system.admin(['workspace', 'create', '--name', `bench ${run}`, '--sandbox-profiles', '--json']);
     const profileId = creds.profiles.find((p) => p.net.code === 'generalNet').id;
     const { ids, dueAt } = await prepare(creds, profileId, run);
-    const { items, failed, settledMs } = await observe(creds, ids, dueAt, run);
+    const { items, failed, settledMs, cpu } = await observe(creds, ids, dueAt, run);
+    cpuRows.push({ workers, window: `${cpu.window.toFixed(0)} s`, ...Object.fromEntries(Object.entries(cpu.seconds).map(([g, s]) => [g, `${((s / cpu.window) * 100).toFixed(0)}%`])) });
     const lateness = items.map((it) => Date.parse(it.publishedAt) - dueAt.getTime()).sort((a, b) => a - b);
     const pct = (p) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
     const max = lateness[lateness.length - 1];
@@ -156,6 +165,8 @@ try {
   console.log(`\npublish: ${POSTS} posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, PUBLISHER_CONCURRENCY=${CONCURRENCY} per worker\n`);
   console.log(table(rows, Object.keys(rows[0])));
   if (summary[1] && summary[2]) console.log(`\nthroughput ratio 2 workers / 1 worker: ${(summary[2].throughput / summary[1].throughput).toFixed(2)}`);
+  console.log('\nCPU while publishing (100% = one core of the machine):\n');
+  console.log(table(cpuRows, Object.keys(cpuRows[0])));
   const published = await sandbox('GET', '/sandbox/admin/published');
   console.log(`sandbox: ${published.total} posts, ${published.duplicateKeys.length} duplicate keys`);
 } catch (err) {
@@ -165,6 +176,25 @@ try {
   for (const w of extraWorkers) await stopWorker(w);
   await system.destroy().catch(() => undefined);
   await vhost.drop();
+}
+
+/** Processes whose CPU the bench reports: ours, the network stand-in and the infrastructure. */
+function cpuGroups() {
+  const ours = (name) => {
+    const pid = system.pid(name);
+    return (p) => p.pid === pid;
+  };
+  const workerPids = () => new Set([system.pid('publisher'), ...extraWorkers.map((w) => w.pid)]);
+  const workers = workerPids();
+  return {
+    posts: ours('posts'),
+    publisher: (p) => workers.has(p.pid),
+    sandbox: ours('network-sandbox'),
+    'gateway+others': (p) => [system.pid('gateway'), system.pid('media'), system.pid('competitors')].includes(p.pid),
+    ferretdb: (p) => /\bferretdb\b.*--listen-addr/.test(p.cmdline),
+    postgres: (p) => p.cmdline.startsWith('postgres'),
+    rabbitmq: (p) => p.cmdline.includes('beam.smp'),
+  };
 }
 
 async function startWorker(env, n) {

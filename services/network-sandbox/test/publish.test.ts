@@ -29,11 +29,13 @@ describe('publishing', () => {
 
   it('publishes once and answers the same result for the same key again', async () => {
     const k = key();
+    const countBefore = (await sbx.http('GET', '/sandbox/admin/published/count')).body.total as number;
     const first = await sbx.adapter.publish(input(k));
     expect(first).toMatchObject({ networkPostId: expect.stringMatching(/^mb_/), replayed: false });
     expect(new Date(first.publishedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
     const second = await sbx.adapter.publish(input(k));
     expect(second).toEqual({ ...first, replayed: true });
+    expect((await sbx.http('GET', '/sandbox/admin/published/count')).body).toEqual({ total: countBefore + 1 });
     const list = await published(k);
     expect(list.items).toHaveLength(1);
     expect(list.keys).toEqual([{ net: 'microblogNet', accountId: 'mb-own-1', idempotencyKey: k, posts: 1, attempts: 2 }]);

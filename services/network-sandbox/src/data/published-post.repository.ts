@@ -25,6 +25,11 @@ export class PublishedPostRepository {
     return this.model.find({ net, accountId }).lean();
   }
 
+  /** How many posts were published; for progress polling, where the listing is too heavy. */
+  async count(): Promise<number> {
+    return this.model.estimatedDocumentCount();
+  }
+
   /** For the admin listing; both filters optional. */
   async list(filter: { net?: string; accountId?: string }): Promise<PublishedPostDoc[]> {
     const q: Record<string, string> = {};

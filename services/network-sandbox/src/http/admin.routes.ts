@@ -63,6 +63,13 @@ export function adminRoutes(ctx: SandboxContext): Router {
     res.json({ publishMs: ctx.failures.publishLatency });
   });
 
+  r.get(
+    '/sandbox/admin/published/count',
+    asyncHandler(async (_req, res) => {
+      res.json({ total: await ctx.posts.count() });
+    }),
+  );
+
   // Exactly what was published, and how many posts and requests (the first plus replays) each
   // idempotency key produced.
   r.get(
