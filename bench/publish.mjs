@@ -1,5 +1,9 @@
-// `pnpm bench publish` (or `node bench/publish.mjs`): N posts × 1 profile due at the same moment
-// (default 10,000), sandbox publish latency 100 ms, with 1 and then 2 publisher workers.
+// `pnpm bench publish` (or `node bench/publish.mjs`): posts × 1 profile due at the same moment,
+// sandbox publish latency 100 ms, in three scenarios, each with 1 and then 2 publisher workers:
+// - burst: 10,000 posts (BENCH_POSTS), PUBLISHER_CONCURRENCY 32 per worker: what the machine allows;
+// - network-bound: 2,000 posts, PUBLISHER_CONCURRENCY 4 per worker, so a worker's ceiling is
+//   40 publishes/s (4 in flight × 100 ms) and the network, not the machine, is the bottleneck;
+// - on-time: 100 posts, 1 worker: lateness when throughput allows.
 //
 // The whole publishing path is real: posts are created and scheduled through the gateway, the
 // posts service's dispatcher sends the jobs when they are due, publisher workers publish on the
@@ -7,7 +11,8 @@
 // - publishes/s: N / (last network publish − due time);
 // - lateness p50/p99/max: network publish time − due time (it includes the 100 ms latency);
 // - settled: when the last post showed PUBLISHED in the posts service, after the due time.
-// Environment: BENCH_POSTS, BENCH_LATENCY_MS, BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
+// Environment: BENCH_SCENARIOS (e.g. "on-time,network-bound"), BENCH_POSTS, BENCH_LATENCY_MS,
+// BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,6 +29,11 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
 const CONCURRENCY = process.env.PUBLISHER_CONCURRENCY ?? '32';
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const CLIENTS = 16; // connections creating and scheduling posts
+const SCENARIOS = [
+  { name: 'on-time', posts: 100, concurrency: CONCURRENCY, workers: [1] },
+  { name: 'network-bound', posts: 2000, concurrency: '4', workers: WORKER_COUNTS },
+  { name: 'burst', posts: POSTS, concurrency: CONCURRENCY, workers: WORKER_COUNTS },
+].filter((sc) => !process.env.BENCH_SCENARIOS || process.env.BENCH_SCENARIOS.split(',').includes(sc.name));
 
 const progress = (msg) => console.error(`[bench publish ${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
@@ -73,12 +83,12 @@ async function inParallel(from, to, fn) {
 }
 
 /** Creates and schedules N posts for one due time, chosen from the measured creation rate. */
-async function prepare(creds, profileId, run) {
+async function prepare(creds, profileId, run, posts) {
   const create = (i, publishAt) =>
     call(creds, 'POST', '/posts', { type: 'STATUS', profileIds: [profileId], publishAt, captions: [{ plainText: `${run} post ${i}` }] });
   const ids = [];
   // Calibration: the first posts go out two hours ahead and are re-timed once the due time is known.
-  const calibration = Math.min(POSTS, 200);
+  const calibration = Math.min(posts, 200);
   const far = new Date(Date.now() + 2 * 3600_000).toISOString();
   const t0 = Date.now();
   await inParallel(0, calibration, async (i) => {
@@ -86,15 +96,15 @@ async function prepare(creds, profileId, run) {
   });
   const perPostMs = (Date.now() - t0) / calibration;
   // The rest is created and scheduled (two requests each): about twice the calibration pace, and a margin.
-  const dueAt = new Date(Date.now() + perPostMs * POSTS * 2.6 + 15_000);
+  const dueAt = new Date(Date.now() + perPostMs * posts * 2.6 + 15_000);
   dueAt.setUTCMilliseconds(0);
   const due = dueAt.toISOString();
-  progress(`${run}: ${(1000 / perPostMs).toFixed(0)} posts/s created; all ${POSTS} due at ${due}`);
+  progress(`${run}: ${(1000 / perPostMs).toFixed(0)} posts/s created; all ${posts} due at ${due}`);
   await inParallel(0, calibration, async (i) => {
     await call(creds, 'PUT', `/posts/${ids[i]}`, { publishAt: due });
     await call(creds, 'PATCH', `/posts/${ids[i]}/stage/schedule`);
   });
-  await inParallel(calibration, POSTS, async (i) => {
+  await inParallel(calibration, posts, async (i) => {
     ids[i] = (await create(i, due)).id;
     await call(creds, 'PATCH', `/posts/${ids[i]}/stage/schedule`);
     if ((i + 1) % 1000 === 0) progress(`${run}: ${i + 1} scheduled`);
@@ -134,41 +144,45 @@ async function observe(creds, ids, dueAt, run) {
 
 const rows = [];
 const cpuRows = [];
-const summary = {};
+const ratios = [];
 try {
   await sandbox('POST', '/sandbox/admin/latency', { publishMs: LATENCY_MS });
-  for (const workers of WORKER_COUNTS) {
-    while (extraWorkers.length < workers - 1) extraWorkers.push(await startWorker(system.env, extraWorkers.length + 2));
-    const run = `w${workers}-${Date.now().toString(36)}`;
-    const creds = await system.admin(['workspace', 'create', '--name', `bench ${run}`, '--sandbox-profiles', '--json']);
-    const profileId = creds.profiles.find((p) => p.net.code === 'generalNet').id;
-    const { ids, dueAt } = await prepare(creds, profileId, run);
-    const { items, failed, settledMs, cpu } = await observe(creds, ids, dueAt, run);
-    cpuRows.push({ workers, window: `${cpu.window.toFixed(0)} s`, ...Object.fromEntries(Object.entries(cpu.seconds).map(([g, s]) => [g, `${((s / cpu.window) * 100).toFixed(0)}%`])) });
-    const lateness = items.map((it) => Date.parse(it.publishedAt) - dueAt.getTime()).sort((a, b) => a - b);
-    const pct = (p) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
-    const max = lateness[lateness.length - 1];
-    const keys = new Set(items.map((it) => it.idempotencyKey));
-    summary[workers] = { throughput: POSTS / (max / 1000) };
-    rows.push({
-      workers,
-      posts: POSTS,
-      failed,
-      duplicates: items.length - keys.size,
-      'publishes/s': summary[workers].throughput.toFixed(0),
-      'late p50 (s)': (pct(50) / 1000).toFixed(2),
-      'late p99 (s)': (pct(99) / 1000).toFixed(2),
-      'late max (s)': (max / 1000).toFixed(2),
-      'settled (s)': (settledMs / 1000).toFixed(1),
-    });
+  for (const sc of SCENARIOS) {
+    const throughput = {};
+    for (const workers of sc.workers) {
+      await setWorkers(workers, sc.concurrency);
+      const run = `${sc.name}-w${workers}-${Date.now().toString(36)}`;
+      const creds = await system.admin(['workspace', 'create', '--name', `bench ${run}`, '--sandbox-profiles', '--json']);
+      const profileId = creds.profiles.find((p) => p.net.code === 'generalNet').id;
+      const { ids, dueAt } = await prepare(creds, profileId, run, sc.posts);
+      const { items, failed, settledMs, cpu } = await observe(creds, ids, dueAt, run);
+      const label = { scenario: sc.name, workers, 'concurrency/worker': sc.concurrency };
+      cpuRows.push({ ...label, window: `${cpu.window.toFixed(0)} s`, ...Object.fromEntries(Object.entries(cpu.seconds).map(([g, v]) => [g, `${((v / cpu.window) * 100).toFixed(0)}%`])) });
+      const lateness = items.map((it) => Date.parse(it.publishedAt) - dueAt.getTime()).sort((a, b) => a - b);
+      const pct = (p) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
+      const max = lateness[lateness.length - 1];
+      throughput[workers] = sc.posts / (max / 1000);
+      rows.push({
+        ...label,
+        posts: sc.posts,
+        failed,
+        duplicates: items.length - new Set(items.map((it) => it.idempotencyKey)).size,
+        'publishes/s': throughput[workers].toFixed(0),
+        'late p50 (s)': (pct(50) / 1000).toFixed(2),
+        'late p99 (s)': (pct(99) / 1000).toFixed(2),
+        'late max (s)': (max / 1000).toFixed(2),
+        'settled (s)': (settledMs / 1000).toFixed(1),
+      });
+    }
+    if (throughput[1] && throughput[2]) ratios.push(`${sc.name}: ${(throughput[2] / throughput[1]).toFixed(2)}`);
   }
-  console.log(`\npublish: ${POSTS} posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, PUBLISHER_CONCURRENCY=${CONCURRENCY} per worker\n`);
+  console.log(`\npublish: posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, through gateway, posts dispatcher, publisher workers, sandbox and results\n`);
   console.log(table(rows, Object.keys(rows[0])));
-  if (summary[1] && summary[2]) console.log(`\nthroughput ratio 2 workers / 1 worker: ${(summary[2].throughput / summary[1].throughput).toFixed(2)}`);
-  console.log('\nCPU while publishing (100% = one core of the machine):\n');
+  if (ratios.length > 0) console.log(`\nthroughput ratio 2 workers / 1 worker: ${ratios.join('; ')}`);
+  console.log('\nCPU while publishing (100% = one core; the machine has 2):\n');
   console.log(table(cpuRows, Object.keys(cpuRows[0])));
   const published = await sandbox('GET', '/sandbox/admin/published');
-  console.log(`sandbox: ${published.total} posts, ${published.duplicateKeys.length} duplicate keys`);
+  console.log(`\nsandbox: ${published.total} posts, ${published.duplicateKeys.length} duplicate keys`);
 } catch (err) {
   for (const name of ['gateway', 'posts', 'publisher']) console.error(`--- last log lines of ${name}\n${system.logOf(name).slice(-15).join('\n')}`);
   throw err;
@@ -195,6 +209,18 @@ function cpuGroups() {
     postgres: (p) => p.cmdline.startsWith('postgres'),
     rabbitmq: (p) => p.cmdline.includes('beam.smp'),
   };
+}
+
+/** Runs `count` publisher workers with `concurrency` each (the system's own plus extra ones). */
+async function setWorkers(count, concurrency) {
+  if (system.env.PUBLISHER_CONCURRENCY !== concurrency) {
+    while (extraWorkers.length > 0) await stopWorker(extraWorkers.pop());
+    await system.stopProcess('publisher');
+    system.env.PUBLISHER_CONCURRENCY = concurrency;
+    await system.startProcess('publisher');
+  }
+  while (extraWorkers.length > count - 1) await stopWorker(extraWorkers.pop());
+  while (extraWorkers.length < count - 1) extraWorkers.push(await startWorker(system.env, extraWorkers.length + 2));
 }
 
 async function startWorker(env, n) {

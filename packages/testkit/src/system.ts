@@ -69,7 +69,9 @@ export class TestSystem {
 
   async startProcess(name: string): Promise<void> {
     const spec = SPECS.find((s) => s.name === name)!;
-    const child = spawn(process.execPath, [path.join(ROOT, spec.entry)], {
+    // e.g. TESTKIT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile every process.
+    const nodeArgs = process.env['TESTKIT_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, spec.entry)], {
       env: { ...process.env, ...this.env, SERVICE_NAME: name },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
