@@ -95,8 +95,9 @@ async function prepare(creds, profileId, run, posts) {
     ids[i] = (await create(i, far)).id;
   });
   const perPostMs = (Date.now() - t0) / calibration;
-  // The rest is created and scheduled (two requests each): about twice the calibration pace, and a margin.
-  const dueAt = new Date(Date.now() + perPostMs * posts * 2.6 + 15_000);
+  // The rest is created and scheduled (two requests each, slower as the workspace grows): measured
+  // at about three times the calibration pace per post; 4.5 leaves a margin.
+  const dueAt = new Date(Date.now() + perPostMs * posts * 4.5 + 20_000);
   dueAt.setUTCMilliseconds(0);
   const due = dueAt.toISOString();
   progress(`${run}: ${(1000 / perPostMs).toFixed(0)} posts/s created; all ${posts} due at ${due}`);
@@ -173,6 +174,7 @@ try {
         'late max (s)': (max / 1000).toFixed(2),
         'settled (s)': (settledMs / 1000).toFixed(1),
       });
+      progress(`${run}: ${JSON.stringify(rows[rows.length - 1])}`);
     }
     if (throughput[1] && throughput[2]) ratios.push(`${sc.name}: ${(throughput[2] / throughput[1]).toFixed(2)}`);
   }
