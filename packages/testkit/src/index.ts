@@ -1,3 +1,4 @@
 export * from './test-env';
 export * from './system';
 export * from './rabbit';
+export * from './private-rabbit';
