@@ -49,7 +49,13 @@ export class TestSystem {
     }
     Object.assign(env, overrides);
     const system = new TestSystem(env, ports);
-    for (const s of specs) await system.startProcess(s.name);
+    try {
+      for (const s of specs) await system.startProcess(s.name);
+    } catch (err) {
+      // The processes already started would otherwise outlive the failed set-up (and keep jest alive).
+      await system.destroy().catch(() => undefined);
+      throw err;
+    }
     return system;
   }
 
