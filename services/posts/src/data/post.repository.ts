@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord, PostType, Stage } from '../domain/posts/post.types';
@@ -100,7 +101,15 @@ export class PostRepository {
    * written (see PostListIndex for why that order makes the in-memory list safe).
    */
   async bumpListGeneration(workspaceId: string): Promise<void> {
-    await this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true });
+    const bump = () => this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true });
+    try {
+      await bump();
+    } catch (err) {
+      // Concurrent first writes of a workspace both try to insert its document; FerretDB does not
+      // retry such an upsert as MongoDB does, so the loser gets E11000. Now the document exists.
+      if (!isDuplicateKeyError(err)) throw err;
+      await bump();
+    }
   }
 
   async listGeneration(workspaceId: string): Promise<string | null> {
