@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
-import { AppError } from '@social/errors';
+import { AppError, type ErrorDetail } from '@social/errors';
 import { createLogger, errorFields, runWithContext } from '@social/logger';
 import { queueMessagesConsumed, queueMessagesPublished } from '@social/metrics';
 import { redactUrl } from '@social/mongo';
@@ -59,8 +59,23 @@ export type EventHandler<E extends EventEnvelope = EventEnvelope> = (
   ctx: ConsumeContext,
 ) => Promise<void> | void;
 
+/** A message of the queue that is not a valid envelope of the expected types. */
+export interface InvalidMessage {
+  /** The body parsed as JSON, or undefined when it is not JSON at all. */
+  data: unknown;
+  reason: string;
+  details: ErrorDetail[];
+  messageId: string | undefined;
+}
+
 export interface ConsumeOptions {
   prefetch?: number;
+  /**
+   * Called before an invalid message is dead-lettered, so the consumer can settle whatever the
+   * message still identifies. When it throws, the message is requeued (up to the delivery limit)
+   * for another try instead.
+   */
+  onInvalid?: (message: InvalidMessage, ctx: ConsumeContext) => Promise<void>;
 }
 
 export interface ConsumerHandle {
@@ -73,6 +88,7 @@ interface Consumer {
   queue: string;
   defs: Map<string, EventDefinition>;
   handler: EventHandler;
+  onInvalid: ConsumeOptions['onInvalid'];
   prefetch: number;
   deliveryLimit: number | undefined;
   active: boolean;
@@ -185,6 +201,7 @@ export class Broker {
       queue,
       defs: new Map(defs.map((d) => [d.type, d as EventDefinition])),
       handler: handler as EventHandler,
+      onInvalid: options.onInvalid,
       prefetch: options.prefetch ?? spec?.prefetch ?? DEFAULT_PREFETCH,
       deliveryLimit: spec ? (spec.deliveryLimit ?? DEFAULT_DELIVERY_LIMIT) : undefined,
       active: true,
@@ -547,17 +564,6 @@ export class Broker {
   }
 
   private async handle(c: Consumer, ch: Channel, msg: ConsumeMessage): Promise<void> {
-    const parsed = parseEnvelope(msg.content, c.defs);
-    if (!parsed.ok) {
-      log.error('invalid message sent to the dead-letter queue', {
-        queue: c.queue,
-        messageId: msg.properties.messageId,
-        reason: parsed.reason,
-        details: parsed.details,
-      });
-      return settle(ch, msg, 'dead-letter', c.queue);
-    }
-    const envelope = parsed.envelope;
     const deliveryCount = Number(msg.properties.headers?.['x-delivery-count'] ?? 0);
     const ctx: ConsumeContext = {
       queue: c.queue,
@@ -565,6 +571,9 @@ export class Broker {
       deliveryLimit: c.deliveryLimit,
       isLastAttempt: c.deliveryLimit !== undefined && deliveryCount >= c.deliveryLimit,
     };
+    const parsed = parseEnvelope(msg.content, c.defs);
+    if (!parsed.ok) return this.handleInvalid(c, ch, msg, parsed, ctx);
+    const envelope = parsed.envelope;
     const logContext = {
       correlationId: envelope.correlationId,
       requestId: envelope.correlationId,
@@ -588,6 +597,35 @@ export class Broker {
         }
       }
     });
+  }
+
+  private async handleInvalid(
+    c: Consumer,
+    ch: Channel,
+    msg: ConsumeMessage,
+    parsed: { reason: string; details: ErrorDetail[] },
+    ctx: ConsumeContext,
+  ): Promise<void> {
+    const fields = { queue: c.queue, messageId: msg.properties.messageId, reason: parsed.reason, details: parsed.details };
+    if (c.onInvalid) {
+      let data: unknown;
+      try {
+        data = JSON.parse(msg.content.toString('utf8'));
+      } catch {
+        data = undefined;
+      }
+      try {
+        await c.onInvalid({ data, reason: parsed.reason, details: parsed.details, messageId: msg.properties.messageId }, ctx);
+      } catch (err) {
+        if (!ctx.isLastAttempt) {
+          log.warn('invalid message could not be settled; it will be redelivered', { ...fields, ...errorFields(err) });
+          return settle(ch, msg, 'requeue', c.queue);
+        }
+        log.error('invalid message could not be settled on its last attempt', { ...fields, ...errorFields(err) });
+      }
+    }
+    log.error('invalid message sent to the dead-letter queue', fields);
+    settle(ch, msg, 'dead-letter', c.queue);
   }
 
   private async stopDeliveries(c: Consumer): Promise<void> {

@@ -134,6 +134,31 @@ describe('Broker against RabbitMQ', () => {
     expect(await admin.ready(queue)).toBe(0);
   });
 
+  it('shows an invalid message to onInvalid before dead-lettering it, and redelivers it while onInvalid fails', async () => {
+    const { broker, exchange, queue } = await setUp('on-invalid', { deliveryLimit: 3 });
+    const seen: [unknown, string, number][] = [];
+    await broker.consume(queue, [jobRequested], async () => undefined, {
+      onInvalid: async (m, ctx) => {
+        seen.push([m.data, m.reason, ctx.deliveryCount]);
+        if ((m.data as { payload?: { postId?: unknown } } | undefined)?.payload?.postId === 'flaky' && ctx.deliveryCount < 1) {
+          throw new Error('ledger unreachable');
+        }
+      },
+    });
+
+    admin.ch.publish(exchange, 'raw', Buffer.from('not json {'));
+    await admin.take(dlqName(queue), 1);
+    admin.ch.publish(exchange, 'raw', Buffer.from(JSON.stringify({ type: 'test.job.requested', payload: { postId: 'flaky' } })));
+    await admin.take(dlqName(queue), 1);
+
+    expect(seen).toEqual([
+      [undefined, 'body is not JSON', 0],
+      [{ type: 'test.job.requested', payload: { postId: 'flaky' } }, 'envelope does not match its schema', 0],
+      [{ type: 'test.job.requested', payload: { postId: 'flaky' } }, 'envelope does not match its schema', 1],
+    ]);
+    expect(await admin.ready(queue)).toBe(0);
+  });
+
   it('retries a failing handler and dead-letters the message after the delivery limit', async () => {
     const { broker, exchange, queue } = await setUp('always-fails', { deliveryLimit: 2 });
     const attempts: ConsumeContext[] = [];

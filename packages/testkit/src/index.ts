@@ -2,3 +2,4 @@ export * from './test-env';
 export * from './system';
 export * from './rabbit';
 export * from './memory';
+export * from './private-rabbit';

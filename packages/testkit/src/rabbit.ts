@@ -9,18 +9,14 @@ export interface TestVhost {
   vhost: string;
   /** AMQP_URL pointing at the vhost. */
   amqpUrl: string;
-  /**
-   * Force-closes every client connection of the vhost, as a broker restart would (without
-   * restarting a broker other people's tests use); clients must reconnect by themselves.
-   */
-  closeConnections(reason?: string): Promise<void>;
   drop(): Promise<void>;
 }
 
 /**
  * A RabbitMQ virtual host of its own, so queues with fixed names (publisher.publish-jobs, ...) of
  * tests running side by side on one broker never share messages. Needs rabbitmqctl on the machine
- * running the broker (scripts/infra.sh); with testcontainers the broker is per run anyway.
+ * running the broker (scripts/infra.sh); with testcontainers the broker is per run anyway. A test
+ * that restarts the broker needs a node of its own instead: startPrivateRabbit.
  */
 export async function createTestVhost(amqpUrl: string): Promise<TestVhost> {
   const vhost = `t${randomBytes(4).toString('hex')}`;
@@ -31,9 +27,6 @@ export async function createTestVhost(amqpUrl: string): Promise<TestVhost> {
   return {
     vhost,
     amqpUrl: u.toString().replace(/\/$/, ''),
-    async closeConnections(reason = 'test: simulated broker restart') {
-      await ctl('close_all_connections', '-p', vhost, reason);
-    },
     async drop() {
       await ctl('delete_vhost', vhost).catch(() => undefined);
     },

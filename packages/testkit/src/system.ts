@@ -119,7 +119,18 @@ export class TestSystem {
     if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill(signal);
+    if (signal !== 'SIGKILL') child.kill('SIGCONT'); // a process frozen with SIGSTOP handles it only once continued
     return exited;
+  }
+
+  /**
+   * Sends a signal without waiting for an exit: SIGSTOP freezes a process (its sockets stay open,
+   * so callers hang as with a stuck neighbour), SIGCONT lets it go on.
+   */
+  signal(name: string, signal: NodeJS.Signals): void {
+    const child = this.children.get(name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} is not running`);
+    child.kill(signal);
   }
 
   /** Runs the admin command line against this system's databases; parses --json output. */

@@ -115,6 +115,16 @@ describe('GET /posts', () => {
 });
 
 describe('GET /posts with several replicas', () => {
+  it('creates the first posts of a new workspace concurrently without an error, and lists them all', async () => {
+    const workspaces = Array.from({ length: 10 }, (_, w) => `ws-first-writes-${w}`);
+    const results = await Promise.all(
+      workspaces.flatMap((ws) => Array.from({ length: 8 }, (_, i) => h.call(ws, 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: `first ${i}` }] }))),
+    );
+
+    expect(results.filter((r) => r.status !== 201)).toEqual([]);
+    for (const ws of workspaces) expect((await h.call(ws, 'GET', '/posts')).body.total).toBe(8);
+  });
+
   it('lists what another replica wrote, updated, archived and deleted, at once', async () => {
     const { internalHeaders } = await import('@social/testkit');
     const { loadPostsConfig } = await import('../src/config');

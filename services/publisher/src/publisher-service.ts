@@ -8,7 +8,7 @@ import { grpcMediaSource } from './clients/media.client';
 import { grpcPostSource } from './clients/posts.client';
 import { grpcCredentialSource } from './clients/profiles.client';
 import { publisherDbName, type PublisherConfig } from './config';
-import { brokerOutbox, publishJobHandler } from './consumers/publish-job.consumer';
+import { brokerOutbox, invalidJobHandler, publishJobHandler } from './consumers/publish-job.consumer';
 import { AttemptRepository } from './data/attempt.repository';
 import { attemptModel } from './data/attempt.model';
 import { PublishJob } from './domain/publish-job.use-case';
@@ -60,6 +60,7 @@ export class PublisherService {
     });
     const consumer = await broker.consume(PUBLISH_JOBS_QUEUE, [publishRequested], publishJobHandler(useCase), {
       prefetch: cfg.concurrency,
+      onInvalid: invalidJobHandler(useCase),
     });
     const http = await startServiceHttp({
       audience: 'publisher',

@@ -130,6 +130,56 @@ describe('publisher worker', () => {
     expect(await itemFor('poison-1:prof-gn:1')).toHaveLength(0);
   });
 
+  it('fails the profile at once for a job whose envelope is invalid but names its post, profile and revision; a valid copy then publishes nothing', async () => {
+    h.fakes.addPost({ postId: 'invalid-1', profiles: { 'prof-gn': 'generalNet' } });
+    const dlqBefore = await h.queueDepth('publisher.publish-jobs.dlq');
+    const job = { postId: 'invalid-1', profileId: 'prof-gn', revision: 1, net: 'generalNet', dueAt: 'soon' }; // dueAt is no date-time
+
+    await h.sendRaw({ id: 'not-a-uuid', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c-invalid', workspaceId: 'w1', payload: job });
+
+    const [failed] = await eventually(async () => (h.resultsFor('invalid-1').length ? h.resultsFor('invalid-1') : null), 20000);
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      revision: 1,
+      error: { code: 'INVALID_PUBLISH_JOB', message: expect.stringContaining('/payload/dueAt') },
+    });
+    await eventually(async () => (await h.queueDepth('publisher.publish-jobs.dlq')) === dlqBefore + 1, 10000);
+    // The key is claimed: a valid copy of the job finds it failed and does not publish.
+    await h.dispatch({ postId: 'invalid-1', profileId: 'prof-gn', revision: 1, net: 'generalNet' });
+    await eventually(async () => h.resultsFor('invalid-1').length === 2, 20000);
+    expect(h.resultsFor('invalid-1')[1]).toMatchObject({ status: 'FAILED', error: { code: 'INVALID_PUBLISH_JOB' } });
+    expect(await itemFor('invalid-1:prof-gn:1')).toHaveLength(0);
+  });
+
+  it('re-emits a published job\'s result for an invalid copy of it instead of failing the profile', async () => {
+    h.fakes.addPost({ postId: 'invalid-2', profiles: { 'prof-gn': 'generalNet' } });
+    await h.dispatch({ postId: 'invalid-2', profileId: 'prof-gn', revision: 1, net: 'generalNet' });
+    await eventually(async () => h.resultsFor('invalid-2').length === 1, 20000);
+
+    const payload = { postId: 'invalid-2', profileId: 'prof-gn', revision: 1, net: 'generalNet', dueAt: new Date().toISOString(), extra: true };
+    await h.sendRaw({ id: 'not-a-uuid', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: 'w1', payload });
+
+    await eventually(async () => h.resultsFor('invalid-2').length === 2, 20000);
+    expect(h.resultsFor('invalid-2').map((r) => r.status)).toEqual(['PUBLISHED', 'PUBLISHED']);
+    expect(await itemFor('invalid-2:prof-gn:1')).toHaveLength(1);
+  });
+
+  it('only dead-letters bytes that name no job, reporting nothing (the posts watchdog settles such a profile)', async () => {
+    h.fakes.addPost({ postId: 'unreadable-1', profiles: { 'prof-gn': 'generalNet' } });
+    const dlqBefore = await h.queueDepth('publisher.publish-jobs.dlq');
+    const envelope = { id: 'x', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: 'w1' };
+
+    await h.sendRaw('{"type":"post.publish.requested","payload":{"postId":"unreadable-1"'); // cut short: not JSON
+    await h.sendRaw({ ...envelope, payload: { postId: 'unreadable-1', revision: 1, net: 'generalNet' } }); // no profile
+    await h.sendRaw({ ...envelope, workspaceId: null, payload: { postId: 'unreadable-1', profileId: 'prof-gn', revision: 1 } }); // no workspace
+    await h.sendRaw({ ...envelope, type: 'post.publish.completed', payload: { postId: 'unreadable-1', profileId: 'prof-gn', revision: 1 } }); // not a job
+
+    await eventually(async () => (await h.queueDepth('publisher.publish-jobs.dlq')) === dlqBefore + 4, 20000);
+    await sleep(500);
+    expect(h.resultsFor('unreadable-1')).toEqual([]);
+    expect(await itemFor('unreadable-1:prof-gn:1')).toHaveLength(0);
+  });
+
   it('settles a watchdog reconcile: FAILED when never published, PUBLISHED when the ledger says so', async () => {
     h.fakes.addPost({ postId: 'recon-1', profiles: { 'prof-gn': 'generalNet' } });
     await h.dispatch({ postId: 'recon-1', profileId: 'prof-gn', revision: 1, net: 'generalNet', mode: 'reconcile' });

@@ -9,9 +9,10 @@ import {
   type PublishRequested,
 } from '@social/contracts';
 import { AppError } from '@social/errors';
-import { isPermanentError, type Broker, type ConsumeContext, type EventEnvelope } from '@social/events';
+import { isPermanentError, type Broker, type ConsumeContext, type EventEnvelope, type InvalidMessage } from '@social/events';
 import { errorFields } from '@social/logger';
-import type { PublishJob } from '../domain/publish-job.use-case';
+import { isNetworkCode } from '@social/networks';
+import type { JobRef, PublishJob } from '../domain/publish-job.use-case';
 import type { JobOutbox } from '../domain/ports';
 import { jobLog as log } from '../logger';
 
@@ -65,3 +66,44 @@ export const publishJobHandler =
       throw err;
     }
   };
+
+/**
+ * A message of the jobs queue that is not a valid job. When it still says it is a
+ * `post.publish.requested` and names post, profile, revision and workspace, that profile is failed
+ * at once (INVALID_PUBLISH_JOB); the broker then dead-letters the message. Bytes that name nothing
+ * are only dead-lettered: the posts watchdog settles their profile. When failing the profile does
+ * not work out (ledger or broker down), this throws and the message is redelivered.
+ */
+export const invalidJobHandler =
+  (useCase: PublishJob) =>
+  async (m: InvalidMessage, ctx: ConsumeContext): Promise<void> => {
+    const named = namedJob(m.data);
+    if (!named) {
+      log.error('unreadable publish job dead-lettered; the posts watchdog will settle its profile', {
+        messageId: m.messageId,
+        reason: m.reason,
+        deliveryCount: ctx.deliveryCount,
+      });
+      return;
+    }
+    const problems = m.details.map((d) => `${d.path || '/'} ${d.message}`).join('; ');
+    await useCase.invalid(named.job, problems ? `${m.reason}: ${problems}` : m.reason, named.meta);
+  };
+
+const isId = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/** The job key and workspace an invalid job message still names, or null. */
+export function namedJob(data: unknown): { job: JobRef; meta: { workspaceId: string; correlationId: string } } | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const env = data as Record<string, unknown>;
+  // Only a message that says it is a job: a stray event of another type must not fail a profile.
+  if (env['type'] !== publishRequested.type || !isId(env['workspaceId'])) return null;
+  const p = env['payload'];
+  if (typeof p !== 'object' || p === null) return null;
+  const { postId, profileId, revision, net } = p as Record<string, unknown>;
+  if (!isId(postId) || !isId(profileId) || !Number.isInteger(revision) || (revision as number) < 0) return null;
+  return {
+    job: { postId, profileId, revision: revision as number, net: isNetworkCode(net) ? net : 'unknown' },
+    meta: { workspaceId: env['workspaceId'], correlationId: isId(env['correlationId']) ? env['correlationId'] : `${postId}:${profileId}:${revision}` },
+  };
+}

@@ -25,6 +25,9 @@ export interface PublishJobDeps {
   retry: { baseMs: number; maxMs: number };
 }
 
+/** What names one job: its key (post, profile, revision) and its network. */
+export type JobRef = Pick<PublishRequested, 'postId' | 'profileId' | 'revision' | 'net'>;
+
 /** A ledger entry settled without a result: the job was superseded, its successor reports. */
 const STALE_REVISION = 'STALE_REVISION';
 
@@ -101,6 +104,24 @@ export class PublishJob {
       log.warn('ledger unreachable while failing a poisoned job', { key: publishJobKey(job), message: (ledgerErr as Error).message });
       await this.emit(job, { status: 'FAILED', error, attempts: job.attempt ?? 1 }, meta);
     }
+  }
+
+  /**
+   * A job whose envelope failed validation but still names its key and workspace. Nothing of it is
+   * trusted enough to publish; its key is claimed as FAILED (so a valid copy arriving later cannot
+   * publish either: it finds the FAILED attempt and re-emits it) and the profile is failed at once.
+   * A key already finished re-emits what the ledger holds; one STARTED is held by a valid copy (or
+   * its redelivery), which reports.
+   */
+  async invalid(job: JobRef, reason: string, meta: JobMeta): Promise<void> {
+    const error = { code: 'INVALID_PUBLISH_JOB', message: `The publish job is not valid (${reason}); nothing was published.` };
+    const r = await this.d.ledger.insert(this.start(job, meta, 1), 'FAILED', error);
+    if (!r.created && r.attempt.state === 'STARTED') {
+      log.warn('invalid copy of a job another worker holds; leaving it to that copy', { key: publishJobKey(job) });
+      return;
+    }
+    if (r.created) log.warn('invalid publish job: profile failed', { key: publishJobKey(job), reason });
+    return this.emitFrom(job, r.attempt, meta);
   }
 
   private async publishOrReconcile(job: PublishRequested, creds: AccountRef, post: PublishPost) {
@@ -256,7 +277,7 @@ export class PublishJob {
   }
 
   /** Re-emits what the ledger holds: a redelivered job never publishes again. */
-  private async emitFrom(job: PublishRequested, a: Attempt, meta: JobMeta): Promise<void> {
+  private async emitFrom(job: JobRef, a: Attempt, meta: JobMeta): Promise<void> {
     if (a.state === 'STARTED') return; // another worker holds it and will report
     if (a.state === 'CANCELLED' && a.error?.code === STALE_REVISION) return;
     await this.emit(
@@ -272,13 +293,13 @@ export class PublishJob {
     );
   }
 
-  private emit(job: PublishRequested, r: Omit<PublishCompleted, 'postId' | 'profileId' | 'revision'>, meta: JobMeta) {
+  private emit(job: JobRef, r: Omit<PublishCompleted, 'postId' | 'profileId' | 'revision'>, meta: JobMeta) {
     outcomes.inc({ net: job.net, outcome: r.status.toLowerCase() });
     log.info('publish outcome reported', { key: publishJobKey(job), net: job.net, status: r.status, attempts: r.attempts, networkPostId: r.networkPostId });
     return this.d.outbox.result({ postId: job.postId, profileId: job.profileId, revision: job.revision, ...r }, meta);
   }
 
-  private start(job: PublishRequested, meta: JobMeta, attempts: number): AttemptStart {
+  private start(job: JobRef, meta: JobMeta, attempts: number): AttemptStart {
     return {
       key: publishJobKey(job),
       workspaceId: meta.workspaceId,

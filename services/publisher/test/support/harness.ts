@@ -55,7 +55,12 @@ export class PublisherHarness {
         ...env,
       },
       ['network-sandbox', 'publisher'],
-    );
+    ).catch(async (err) => {
+      // Without this the fake gRPC servers keep jest from exiting after a failed start.
+      await fakes.stop();
+      await vhost.drop();
+      throw err;
+    });
     const broker = await Broker.connect({
       url: vhost.amqpUrl,
       connectionName: 'publisher-test',
@@ -108,6 +113,20 @@ export class PublisherHarness {
 
   resultsFor(postId: string): PublishCompleted[] {
     return this.results.filter((r) => r.postId === postId);
+  }
+
+  /** Puts bytes on the jobs route as they are, bypassing envelope validation (what a buggy producer sends). */
+  async sendRaw(body: string | object): Promise<void> {
+    const conn = await amqp.connect(this.vhost.amqpUrl);
+    try {
+      const ch = await conn.createConfirmChannel();
+      const content = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+      ch.publish(PUBLISHING_EXCHANGE, publishRequested.type, content, { persistent: true, contentType: 'application/json' });
+      await ch.waitForConfirms();
+      await ch.close();
+    } finally {
+      await conn.close();
+    }
   }
 
   /** Messages now in a queue of the vhost (e.g. a DLQ). */
