@@ -16,6 +16,9 @@ export const postsSpec = {
   dispatchTickMs: { env: 'POSTS_DISPATCH_TICK_MS', type: 'integer', minimum: 50, default: 1000 },
   dispatchLeaseMs: { env: 'POSTS_DISPATCH_LEASE_MS', type: 'integer', minimum: 100, default: 30000 },
   dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 32 },
+  // Tasks are claimed this long before they are due and sent at the due time itself; keep it above
+  // the tick (every due task is then seen ahead at least once) and well below the lease.
+  dispatchLookAheadMs: { env: 'POSTS_DISPATCH_LOOKAHEAD_MS', type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
   dispatchLookbackMinutes: { env: 'POSTS_DISPATCH_LOOKBACK_MINUTES', type: 'integer', minimum: 3, default: 360 },
   dispatchSweepMs: { env: 'POSTS_DISPATCH_SWEEP_MS', type: 'integer', minimum: 1000, default: 300000 },
   watchdogTimeoutMs: { env: 'POSTS_PUBLISH_WATCHDOG_MS', type: 'integer', minimum: 100, default: 600000 },

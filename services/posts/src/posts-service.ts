@@ -58,6 +58,7 @@ export class PostsService {
       sweepMs: cfg.dispatchSweepMs,
       watchdogTimeoutMs: cfg.watchdogTimeoutMs,
       concurrency: cfg.dispatchConcurrency,
+      lookAheadMs: cfg.dispatchLookAheadMs,
     });
     const applyResult = new ApplyPublishResult(posts, tasks);
     const watchdog = new Watchdog(tasks, posts, jobs, applyResult, {

@@ -24,7 +24,7 @@ describe('a publish task', () => {
 
     const claimed = await tasks.claimOne(taskId('post-a', 3), new Date(), 'token-1', 60_000);
     await tasks.release(taskId('post-a', 3), 'token-1', { state: 'WAITING', dueAt: due });
-    const [again] = await tasks.claimDue(claimed!.dueMinute, new Date(), 'token-2', 0);
+    const again = await tasks.claimOne(taskId('post-a', 3), new Date(), 'token-2', 0);
     const [takenOver] = await tasks.reclaimExpired(claimed!.dueMinute, new Date(Date.now() + 1000), 'token-3', 60_000);
 
     expect([claimed?.requestId, again?.requestId, takenOver?.requestId]).toEqual(['req-schedule-9', 'req-schedule-9', 'req-schedule-9']);

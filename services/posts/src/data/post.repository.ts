@@ -2,6 +2,7 @@ import { upsertRetrying } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord, PostType, Stage } from '../domain/posts/post.types';
+import { GroupCommit } from './group-commit';
 import { newId } from './ids';
 import { postModel, type PostDoc } from './post.model';
 import type { ListEntry } from './post-list.index';
@@ -62,6 +63,10 @@ function toDoc(r: PostRecord): PostDoc {
 export class PostRepository {
   private readonly model: Model<PostDoc>;
   private readonly generations: Model<GenerationDoc>;
+  /** Writes that finish together (publish results, bulk scheduling) share one generation write. */
+  private readonly generationBumps = new GroupCommit((workspaceId) =>
+    upsertRetrying(() => this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true })).then(() => undefined),
+  );
 
   constructor(conn: Connection) {
     this.model = postModel(conn);
@@ -98,10 +103,11 @@ export class PostRepository {
 
   /**
    * Every write to a workspace's posts ends with a fresh generation, after the post itself is
-   * written (see PostListIndex for why that order makes the in-memory list safe).
+   * written (see PostListIndex for why that order makes the in-memory list safe). Concurrent
+   * writes of a workspace share a generation write that starts after all of them finished.
    */
-  async bumpListGeneration(workspaceId: string): Promise<void> {
-    await upsertRetrying(() => this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true }));
+  bumpListGeneration(workspaceId: string): Promise<void> {
+    return this.generationBumps.run(workspaceId);
   }
 
   async listGeneration(workspaceId: string): Promise<string | null> {

@@ -47,16 +47,12 @@ export class PublishTaskRepository {
     return d ? toTask(d) : null;
   }
 
-  /** Claims every waiting task of the bucket already due; returns what this call claimed. */
-  async claimDue(dueMinute: string, now: Date, token: string, leaseMs: number): Promise<PublishTask[]> {
-    await this.model.updateMany(
-      { dueMinute, state: 'WAITING', dueAt: { $lte: now } },
-      { $set: { state: 'CLAIMED', claimToken: token, leaseUntil: new Date(now.getTime() + leaseMs), updatedAt: now } },
-    );
-    return (await this.model.find({ claimToken: token, state: 'CLAIMED' }).lean<PublishTaskDoc[]>()).map(toTask);
+  /** The waiting tasks of a bucket (one equality query), for the dispatcher to claim one by one. */
+  async waitingIn(dueMinute: string): Promise<PublishTask[]> {
+    return (await this.model.find({ dueMinute, state: 'WAITING' }).lean<PublishTaskDoc[]>()).map(toTask);
   }
 
-  /** Claims one waiting task (publishNow) whatever its bucket. */
+  /** Claims one waiting task, whatever its due time (the dispatcher decides when to send it). */
   async claimOne(id: string, now: Date, token: string, leaseMs: number): Promise<PublishTask | null> {
     const d = await this.model
       .findOneAndUpdate(

@@ -28,6 +28,22 @@ export interface PublishJobDeps {
 /** What names one job: its key (post, profile, revision) and its network. */
 export type JobRef = Pick<PublishRequested, 'postId' | 'profileId' | 'revision' | 'net'>;
 
+/** Starts `fn` now; `value()` gives its result or throws its error later, and an outcome nobody
+ *  asks for is never an unhandled rejection. */
+function settled<T>(fn: () => Promise<T>): { value(): Promise<T> } {
+  const outcome = (async () => fn())().then(
+    (v) => ({ ok: true as const, v }),
+    (e: unknown) => ({ ok: false as const, e }),
+  );
+  return {
+    async value() {
+      const o = await outcome;
+      if (!o.ok) throw o.e;
+      return o.v;
+    },
+  };
+}
+
 /** A ledger entry settled without a result: the job was superseded, its successor reports. */
 const STALE_REVISION = 'STALE_REVISION';
 
@@ -69,19 +85,24 @@ export class PublishJob {
       if (existing && existing.state !== 'STARTED') return this.emitFrom(job, existing, meta);
       return this.reconcileOnly(job, existing, meta);
     }
+    // The post is read while the key is claimed: the two round trips overlap, and nothing reaches
+    // the network before the claim is in the ledger.
+    const reading = settled(() => this.d.posts.get(this.ws(meta), job));
     // Claim the key first (one write on the common path): a copy of a finished job stops here.
     const begun = await this.d.ledger.insert(this.start(job, meta, attempt), 'STARTED');
     if (!begun.created && begun.attempt.state !== 'STARTED') return this.emitFrom(job, begun.attempt, meta);
 
     try {
-      if (!begun.created) {
+      let post: PostContent;
+      if (begun.created) post = await reading.value();
+      else {
         // Crashed mid-call, an earlier try failed or timed out, or a copy runs elsewhere right now:
-        // ask the network before anything else.
+        // ask the network before anything else (and read the post again afterwards).
         const found = await this.lookup(job, meta);
         if (found) return await this.published(job, found, attempt, meta);
         await this.d.ledger.touch(begun.attempt.key, attempt);
+        post = await this.d.posts.get(this.ws(meta), job);
       }
-      const post = await this.d.posts.get(this.ws(meta), job);
       if (post.revision !== job.revision || post.publishStatus !== 'PENDING') return await this.stale(job, post, meta);
       const creds = await this.credentials(job, meta);
       const content = await this.content(post, meta);

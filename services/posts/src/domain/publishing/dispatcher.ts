@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger, errorFields, type Logger } from '@social/logger';
 import type { PostRepository } from '../../data/post.repository';
 import { taskId, type PublishTask, type PublishTaskRepository } from '../../data/publish-task.repository';
@@ -18,6 +19,11 @@ export interface DispatcherOptions {
   watchdogTimeoutMs: number;
   /** Tasks dispatched at once. */
   concurrency: number;
+  /**
+   * How long before its due time a task is claimed. Claimed ahead, a task's jobs go out at its due
+   * time to the millisecond instead of on the next tick; shorter than the lease.
+   */
+  lookAheadMs: number;
 }
 
 /**
@@ -25,6 +31,11 @@ export interface DispatcherOptions {
  * conditional update (one replica wins), dispatched with confirmed publishes, then marked
  * DISPATCHED. A replica dying in between leaves a CLAIMED task whose lease runs out; another takes
  * it over and dispatches again (the publisher's ledger makes the duplicate harmless).
+ *
+ * Timing: each tick lists the waiting tasks due within `lookAheadMs` and claims them one by one,
+ * earliest first, as dispatch slots free up, so the first jobs of a large batch leave at once
+ * rather than after the whole batch is claimed. A task claimed before its due time waits in memory
+ * and is dispatched when due; the post is read only then, so a change made meanwhile counts.
  */
 export class Dispatcher {
   private timer?: NodeJS.Timeout;
@@ -32,6 +43,8 @@ export class Dispatcher {
   private running?: Promise<void>;
   private sweeping?: Promise<void>;
   private stopped = false;
+  /** Ends the waits of tasks claimed ahead when the dispatcher stops. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly tasks: PublishTaskRepository,
@@ -50,16 +63,18 @@ export class Dispatcher {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearInterval(this.timer);
     clearInterval(this.sweepTimer);
     await Promise.allSettled([this.running, this.sweeping]);
   }
 
-  /** The recent buckets: this minute and the two before (a tick may straddle a minute). */
+  /** The recent buckets: this minute, the two before (a tick may straddle a minute) and the next
+   *  one when the look-ahead reaches into it. */
   tick(): Promise<void> {
     if (this.running || this.stopped) return this.running ?? Promise.resolve();
     const now = this.now();
-    const task = this.scan(minutesBetween(now.getTime() - 120_000, now), now)
+    const task = this.scan(minutesBetween(now.getTime() - 120_000, now.getTime() + this.opts.lookAheadMs), now)
       .catch((err) => {
         log.warn('dispatch tick failed', errorFields(err));
       })
@@ -94,30 +109,66 @@ export class Dispatcher {
   }
 
   private async scan(buckets: string[], now: Date): Promise<void> {
+    const horizon = now.getTime() + this.opts.lookAheadMs;
     for (const minute of buckets) {
       if (this.stopped) return;
       const token = randomUUID();
-      const claimed = await this.tasks.claimDue(minute, now, token, this.opts.leaseMs);
       const reclaimed = await this.tasks.reclaimExpired(minute, now, token, this.opts.leaseMs);
       if (reclaimed.length > 0) log.warn('re-dispatching tasks whose claim expired', { minute, count: reclaimed.length });
-      await this.dispatchAll([...claimed, ...reclaimed], token);
+      const soon = (await this.tasks.waitingIn(minute)).filter((t) => t.dueAt.getTime() <= horizon);
+      soon.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
+      await this.dispatchAll(
+        [...reclaimed.map((t) => () => Promise.resolve(t)), ...soon.map((t) => () => this.tasks.claimOne(t.id, this.now(), token, this.opts.leaseMs))],
+        token,
+        horizon,
+      );
     }
   }
 
-  private async dispatchAll(tasks: PublishTask[], token: string): Promise<void> {
+  /** Claims (each `claim` yields the task, or null when another replica won it) and dispatches,
+   *  `concurrency` at a time. */
+  private async dispatchAll(claims: (() => Promise<PublishTask | null>)[], token: string, horizon: number): Promise<void> {
     let next = 0;
     const worker = async () => {
-      while (next < tasks.length) {
-        const task = tasks[next++]!;
-        await inTaskContext(task, () =>
-          this.dispatch(task, token).catch((err) =>
+      while (next < claims.length && !this.stopped) {
+        const claim = claims[next++]!;
+        const task = await claim().catch((err) => {
+          log.warn('claiming a task failed; the next tick tries again', errorFields(err));
+          return null;
+        });
+        if (!task) continue;
+        await inTaskContext(task, async () => {
+          try {
+            if (task.dueAt.getTime() > horizon) {
+              // Moved later between listing and claiming: its own tick will come.
+              return await this.tasks.release(task.id, token, { state: 'WAITING', dueAt: task.dueAt });
+            }
+            if (!(await this.untilDue(task))) {
+              // Stopping: hand the task back so another replica sends it on time.
+              return await this.tasks.release(task.id, token, { state: 'WAITING', dueAt: task.dueAt });
+            }
+            await this.dispatch(task, token);
+          } catch (err) {
             // Left CLAIMED: the lease runs out and the task is dispatched again.
-            log.warn('dispatch failed; will retry after the lease', { taskId: task.id, ...errorFields(err) }),
-          ),
-        );
+            log.warn('dispatch failed; will retry after the lease', { taskId: task.id, ...errorFields(err) });
+          }
+        });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, tasks.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, claims.length) }, worker));
+  }
+
+  /** Waits for the task's due time; false when the dispatcher stopped meanwhile. */
+  private async untilDue(task: PublishTask): Promise<boolean> {
+    // A loop, because a timer may fire a millisecond before the wall clock says the time has come.
+    for (let waitMs = task.dueAt.getTime() - this.now().getTime(); waitMs > 0; waitMs = task.dueAt.getTime() - this.now().getTime()) {
+      try {
+        await sleep(waitMs, undefined, { signal: this.stopping.signal });
+      } catch {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -58,7 +58,7 @@ function recordingQueue() {
   return { queue, seen };
 }
 
-const dispatcherOpts = { tickMs: 1000, leaseMs: 5000, lookbackMinutes: 10, sweepMs: 60000, watchdogTimeoutMs: 60000, concurrency: 2 };
+const dispatcherOpts = { tickMs: 1000, leaseMs: 5000, lookbackMinutes: 10, sweepMs: 60000, watchdogTimeoutMs: 60000, concurrency: 2, lookAheadMs: 2000 };
 const traced = { requestId: 'req-schedule-1', correlationId: 'req-schedule-1', workspaceId: 'w1' };
 
 describe('publish jobs carry the id of the request that planned them', () => {
@@ -75,7 +75,7 @@ describe('publish jobs carry the id of the request that planned them', () => {
     const { queue, seen } = recordingQueue();
     let handedOver = false;
     const tasks = {
-      claimDue: async () => [],
+      waitingIn: async () => [],
       reclaimExpired: async () => (handedOver ? [] : ((handedOver = true), [task({ requestId: 'req-retry-7' })])),
       markDispatched: async () => undefined,
     } as unknown as PublishTaskRepository;
