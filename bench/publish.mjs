@@ -1,9 +1,13 @@
 // `pnpm bench publish` (or `node bench/publish.mjs`): posts × 1 profile due at the same moment,
-// sandbox publish latency 100 ms, in three scenarios, each with 1 and then 2 publisher workers:
-// - burst: 10,000 posts (BENCH_POSTS), PUBLISHER_CONCURRENCY 32 per worker: what the machine allows;
-// - network-bound: 2,000 posts, PUBLISHER_CONCURRENCY 4 per worker, so a worker's ceiling is
-//   40 publishes/s (4 in flight × 100 ms) and the network, not the machine, is the bottleneck;
-// - on-time: 100 posts, 1 worker: lateness when throughput allows.
+// sandbox publish latency 100 ms, in three scenarios:
+// - on-time: 25, 50 and 100 posts (BENCH_ONTIME_POSTS), 1 worker, PUBLISHER_CONCURRENCY 32:
+//   lateness when throughput allows, and from what batch size on it no longer does;
+// - network-bound: 1 and then 4 jobs in flight per worker (300 and 1,200 posts), each with 1 and
+//   then 2 workers: a worker's ceiling is 10 publishes/s per job in flight (100 ms each), so with
+//   few in flight the network is the bottleneck and a second worker should double throughput;
+//   with more, the machine becomes it;
+// - burst: 10,000 posts (BENCH_POSTS), 32 per worker, with 1 and then 2 workers: what the machine
+//   allows.
 //
 // The whole publishing path is real: posts are created and scheduled through the gateway, the
 // posts service's dispatcher sends the jobs when they are due, publisher workers publish on the
@@ -11,8 +15,8 @@
 // - publishes/s: N / (last network publish − due time);
 // - lateness p50/p99/max: network publish time − due time (it includes the 100 ms latency);
 // - settled: when the last post showed PUBLISHED in the posts service, after the due time.
-// Environment: BENCH_SCENARIOS (e.g. "on-time,network-bound"), BENCH_POSTS, BENCH_LATENCY_MS,
-// BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
+// Environment: BENCH_SCENARIOS (e.g. "on-time,network-bound"), BENCH_POSTS, BENCH_ONTIME_POSTS
+// (e.g. "25,50,100"), BENCH_LATENCY_MS, BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -29,9 +33,11 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
 const CONCURRENCY = process.env.PUBLISHER_CONCURRENCY ?? '32';
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const CLIENTS = 16; // connections creating and scheduling posts
+const ONTIME_POSTS = (process.env.BENCH_ONTIME_POSTS ?? '25,50,100').split(',').map(Number);
 const SCENARIOS = [
-  { name: 'on-time', posts: 100, concurrency: CONCURRENCY, workers: [1] },
-  { name: 'network-bound', posts: 2000, concurrency: '4', workers: WORKER_COUNTS },
+  ...ONTIME_POSTS.map((posts) => ({ name: 'on-time', posts, concurrency: CONCURRENCY, workers: [1] })),
+  { name: 'network-bound', posts: 300, concurrency: '1', workers: WORKER_COUNTS },
+  { name: 'network-bound', posts: 1200, concurrency: '4', workers: WORKER_COUNTS },
   { name: 'burst', posts: POSTS, concurrency: CONCURRENCY, workers: WORKER_COUNTS },
 ].filter((sc) => !process.env.BENCH_SCENARIOS || process.env.BENCH_SCENARIOS.split(',').includes(sc.name));
 
@@ -176,7 +182,7 @@ try {
       });
       progress(`${run}: ${JSON.stringify(rows[rows.length - 1])}`);
     }
-    if (throughput[1] && throughput[2]) ratios.push(`${sc.name}: ${(throughput[2] / throughput[1]).toFixed(2)}`);
+    if (throughput[1] && throughput[2]) ratios.push(`${sc.name} (${sc.concurrency} in flight per worker): ${(throughput[2] / throughput[1]).toFixed(2)}`);
   }
   console.log(`\npublish: posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, through gateway, posts dispatcher, publisher workers, sandbox and results\n`);
   console.log(table(rows, Object.keys(rows[0])));

@@ -85,9 +85,11 @@ export class PublishJob {
       if (existing && existing.state !== 'STARTED') return this.emitFrom(job, existing, meta);
       return this.reconcileOnly(job, existing, meta);
     }
-    // The post is read while the key is claimed: the two round trips overlap, and nothing reaches
-    // the network before the claim is in the ledger.
+    // The post and the credentials are read while the key is claimed: the round trips overlap,
+    // and nothing reaches the network before the claim is in the ledger. Their errors count only
+    // where they did before (a stale job is dropped even if its profile lost its credentials).
     const reading = settled(() => this.d.posts.get(this.ws(meta), job));
+    const credentials = settled(() => this.credentials(job, meta));
     // Claim the key first (one write on the common path): a copy of a finished job stops here.
     const begun = await this.d.ledger.insert(this.start(job, meta, attempt), 'STARTED');
     if (!begun.created && begun.attempt.state !== 'STARTED') return this.emitFrom(job, begun.attempt, meta);
@@ -104,7 +106,7 @@ export class PublishJob {
         post = await this.d.posts.get(this.ws(meta), job);
       }
       if (post.revision !== job.revision || post.publishStatus !== 'PENDING') return await this.stale(job, post, meta);
-      const creds = await this.credentials(job, meta);
+      const creds = begun.created ? await credentials.value() : await this.credentials(job, meta);
       const content = await this.content(post, meta);
       const result = await this.publishOrReconcile(job, creds, content);
       return await this.published(job, result, attempt, meta);

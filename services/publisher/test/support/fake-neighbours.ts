@@ -25,7 +25,6 @@ export class FakeNeighbours {
   readonly posts = new Map<string, FakePost>();
   readonly media = new Map<string, { id: string; status: string; mime_type: string; url: string; width: number; height: number }>();
   readonly credentials = new Map<string, { net: string; accountId: string; token: string }>();
-  postsCalls = 0;
   private readonly servers: GrpcServer[] = [];
   addresses = { posts: '', media: '', competitors: '' };
 
@@ -51,7 +50,6 @@ export class FakeNeighbours {
     const posts = new GrpcServer(opts('posts')).addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
       GetPostForPublishing: async (r: unknown, _ctx: CallContext) => {
         const req = r as { post_id: string; profile_id: string };
-        this.postsCalls += 1;
         const p = this.posts.get(req.post_id);
         const profile = p?.profiles.get(req.profile_id);
         if (!p || !profile) throw notFound(`post ${req.post_id}`);
