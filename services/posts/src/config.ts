@@ -1,4 +1,4 @@
-import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { commonSpec, ConfigError, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
 
 export const postsSpec = {
   ...commonSpec,
@@ -29,6 +29,13 @@ export const postsSpec = {
 
 export type PostsConfig = ReturnType<typeof loadPostsConfig>;
 
-export const loadPostsConfig = (env: NodeJS.ProcessEnv = process.env) => loadConfig(postsSpec, env);
+export function loadPostsConfig(env: NodeJS.ProcessEnv = process.env) {
+  const cfg = loadConfig(postsSpec, env);
+  // A task claimed ahead must still hold its claim at its due time, or another replica takes it over.
+  if (cfg.dispatchLookAheadMs >= cfg.dispatchLeaseMs) {
+    throw new ConfigError('POSTS_DISPATCH_LOOKAHEAD_MS', `must be shorter than POSTS_DISPATCH_LEASE_MS (${cfg.dispatchLeaseMs} ms)`);
+  }
+  return cfg;
+}
 
 export const postsDbName = (cfg: { mongoDbPrefix: string }) => `${cfg.mongoDbPrefix}posts`;
