@@ -139,12 +139,9 @@ export class Dispatcher {
         if (!task) continue;
         await inTaskContext(task, async () => {
           try {
-            if (task.dueAt.getTime() > horizon) {
-              // Moved later between listing and claiming: its own tick will come.
-              return await this.tasks.release(task.id, token, { state: 'WAITING', dueAt: task.dueAt });
-            }
-            if (!(await this.untilDue(task))) {
-              // Stopping: hand the task back so another replica sends it on time.
+            // Moved later between listing and claiming (its own tick will come), or stopping while
+            // it waits (another replica sends it on time): hand it back.
+            if (task.dueAt.getTime() > horizon || !(await this.untilDue(task))) {
               return await this.tasks.release(task.id, token, { state: 'WAITING', dueAt: task.dueAt });
             }
             await this.dispatch(task, token);
@@ -160,10 +157,11 @@ export class Dispatcher {
 
   /** Waits for the task's due time; false when the dispatcher stopped meanwhile. */
   private async untilDue(task: PublishTask): Promise<boolean> {
+    const left = () => task.dueAt.getTime() - this.now().getTime();
     // A loop, because a timer may fire a millisecond before the wall clock says the time has come.
-    for (let waitMs = task.dueAt.getTime() - this.now().getTime(); waitMs > 0; waitMs = task.dueAt.getTime() - this.now().getTime()) {
+    while (left() > 0) {
       try {
-        await sleep(waitMs, undefined, { signal: this.stopping.signal });
+        await sleep(left(), undefined, { signal: this.stopping.signal });
       } catch {
         return false;
       }
