@@ -58,7 +58,11 @@ GOMOD
   GOFLAGS=-mod=mod go mod tidy
   GOBIN=$FERRETDB_HOME/bin go install github.com/FerretDB/FerretDB/cmd/ferretdb
   cd - >/dev/null
-  "$FERRETDB_BIN" --version | grep -q "version: $FERRETDB_VERSION" || die "FerretDB build has the wrong version"
+  # Read the whole output first: `| grep -q` exits at the first match, and under pipefail the
+  # SIGPIPE FerretDB then gets fails the check on a correct build.
+  local version
+  version=$("$FERRETDB_BIN" --version)
+  [[ $version == *"version: $FERRETDB_VERSION"* ]] || die "FerretDB build has the wrong version: $version"
 }
 
 start_postgres() {
