@@ -32,4 +32,17 @@ module.exports = async function globalSetup() {
     return;
   }
   execFileSync('bash', [path.join(__dirname, 'infra.sh')], { stdio: 'inherit' });
+  if (!process.env.AMQP_URL) useRunVhost();
 };
+
+// The local broker is shared with `pnpm start` and with other test runs on this machine; queues
+// have fixed names (media.process, publisher.publish-jobs, ...), so a run of its own vhost keeps a
+// running system's workers from taking the tests' jobs. The teardown deletes it.
+function useRunVhost() {
+  const vhost = `jest-${process.pid}-${Date.now().toString(36)}`;
+  const ctl = (...args) => execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore', timeout: 60000 });
+  ctl('add_vhost', vhost);
+  ctl('set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*');
+  process.env.AMQP_URL = `amqp://guest:guest@127.0.0.1:5672/${vhost}`;
+  globalThis.__SOCIAL_RUN_VHOST__ = vhost;
+}
