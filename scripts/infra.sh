@@ -10,7 +10,11 @@ set -euo pipefail
 FERRETDB_VERSION=v1.24.2
 ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STATE_DIR=${SOCIAL_STATE_DIR:-$HOME/.cache/social-api}
-FERRETDB_HOME=$STATE_DIR/ferretdb-$FERRETDB_VERSION
+# Our patches to FerretDB (scripts/ferretdb/*.patch; why: see each file). A build is cached per
+# version and patch content, so a changed patch gets a build of its own.
+FERRETDB_PATCHES=("$ROOT_DIR"/scripts/ferretdb/*.patch)
+FERRETDB_BUILD_ID=$(cat "${FERRETDB_PATCHES[@]}" | sha256sum | cut -c1-12)
+FERRETDB_HOME=$STATE_DIR/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD_ID
 FERRETDB_BIN=$FERRETDB_HOME/bin/ferretdb
 FERRETDB_PORT=${FERRETDB_PORT:-27017}
 # pool_max_conns: FerretDB 1.24 holds one pooled connection for an update's query and takes a
@@ -54,6 +58,11 @@ GOMOD
   src=$(GOFLAGS=-mod=mod go list -m -f '{{.Dir}}' github.com/FerretDB/FerretDB)
   cp -r "$src" ferretdb-src && chmod -R u+w ferretdb-src
   echo "$FERRETDB_VERSION" > ferretdb-src/build/version/version.txt
+  local p
+  for p in "${FERRETDB_PATCHES[@]}"; do
+    say "applying $(basename "$p")"
+    patch -p1 -s -d ferretdb-src < "$p" || die "$(basename "$p") does not apply to FerretDB $FERRETDB_VERSION"
+  done
   go mod edit -replace "github.com/FerretDB/FerretDB=./ferretdb-src"
   GOFLAGS=-mod=mod go mod tidy
   GOBIN=$FERRETDB_HOME/bin go install github.com/FerretDB/FerretDB/cmd/ferretdb
@@ -85,8 +94,27 @@ ensure_pg_connections() {
   wait_port 5432 PostgreSQL 20
 }
 
+# The FerretDB this script started earlier, when it runs a build other than the current one
+# (an older patch, or none): its pid, else nothing.
+outdated_ferretdb_pid() {
+  local pid exe
+  pid=$(cat "$STATE_DIR/ferretdb.pid" 2>/dev/null) || return 0
+  exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || return 0
+  [[ $exe == "$STATE_DIR"/ferretdb-* && $exe != "$FERRETDB_BIN" ]] && echo "$pid"
+  return 0
+}
+
 ensure_mongo() {
   if [ -n "${MONGO_URL:-}" ]; then say "MONGO_URL is set; using it"; return; fi
+  local old
+  old=$(outdated_ferretdb_pid)
+  if [ -n "$old" ]; then
+    [ -x "$FERRETDB_BIN" ] || build_ferretdb
+    say "FerretDB runs an outdated build; restarting it with the current one"
+    kill "$old"
+    local i
+    for ((i = 0; i < 100; i++)); do port_open "$FERRETDB_PORT" || break; sleep 0.1; done
+  fi
   if port_open "$FERRETDB_PORT"; then return; fi
   [ -x "$FERRETDB_BIN" ] || build_ferretdb
   mkdir -p "$STATE_DIR"
