@@ -70,20 +70,6 @@ export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
 }
 
-/**
- * Runs an upsert, once more if it lost a race: two concurrent upserts of one missing document can
- * both try the insert, and the loser gets E11000 (MongoDB retries some of these itself, FerretDB
- * never does). On the second run the document exists, so the upsert takes the update path.
- */
-export async function upsertRetrying<T>(upsert: () => Promise<T>): Promise<T> {
-  try {
-    return await upsert();
-  } catch (err) {
-    if (!isDuplicateKeyError(err)) throw err;
-    return upsert();
-  }
-}
-
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
 }

@@ -180,7 +180,7 @@ describe('unique indexes under concurrency', () => {
   });
 
   it('upserts one document by a secondary unique key without an error reaching any caller', async () => {
-    const c = collection<{ _id?: unknown; email: string; n: number }>('upsert_unique');
+    const c = collection<{ _id: unknown; email: string; n: number }>('upsert_unique');
     await c.through(0).createIndex({ email: 1 }, { unique: true });
     const results = await Promise.allSettled(
       Array.from({ length: N }, (_, caller) => c.through(caller).updateOne({ email: 'b@x.test' }, { $inc: { n: 1 } }, { upsert: true })),

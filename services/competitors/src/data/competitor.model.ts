@@ -34,10 +34,9 @@ const competitorSchema = new Schema<CompetitorDoc>(
   },
   { versionKey: false, collection: 'competitors' },
 );
-// Unique indexes, not counters or conditional updates, keep concurrent adds honest on FerretDB
-// (its updates are read-modify-write, so concurrent $inc or guarded $set are not reliable): one
-// record per profile, and at most `limit` records because only slots below it are taken. Removing
-// deletes the record, which frees both keys at once.
+// Unique indexes keep concurrent adds honest without a counter to keep in step: one record per
+// profile, and at most `limit` records because only slots below it are taken. Removing deletes the
+// record, which frees both keys at once.
 competitorSchema.index({ workspaceId: 1, profileId: 1 }, { unique: true });
 competitorSchema.index({ workspaceId: 1, slot: 1 }, { unique: true });
 competitorSchema.index({ workspaceId: 1, _id: 1 });

@@ -1,9 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
 
 /**
- * An event still to be published. Kept in a collection of its own so the relay never writes the
- * profile and competitor documents: FerretDB applies an update as read-modify-write of the whole
- * document, so two writers of one document can lose each other's changes.
+ * An event still to be published. Kept in a collection of its own so the relay's claims and retries
+ * never write the profile and competitor documents that requests change.
  */
 export interface OutboxDoc {
   /** The envelope id: a re-publish is a duplicate consumers drop. */

@@ -1,4 +1,4 @@
-import { upsertRetrying, type mongoose } from '@social/mongo';
+import type { mongoose } from '@social/mongo';
 
 /**
  * Buckets are spread over a fixed number of collections by a hash of the target. FerretDB on
@@ -37,11 +37,11 @@ export async function bulkReplace<D extends { _id: string; target: string }>(
   }
   await Promise.all(
     [...byModel].map(([model, list]) =>
-      fresh ? model.collection.insertMany(list as never[], { ordered: false }) : upsertRetrying(() => model.bulkWrite(
+      fresh ? model.collection.insertMany(list as never[], { ordered: false }) : model.bulkWrite(
         // Generic documents do not satisfy the driver's WithoutId<D> mapping; the shape is ours.
         list.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })) as unknown as Parameters<mongoose.Model<D>['bulkWrite']>[0],
         { ordered: false },
-      )),
+      ),
     ),
   );
 }

@@ -1,4 +1,4 @@
-import { upsertRetrying, type Connection, type mongoose } from '@social/mongo';
+import type { Connection, mongoose } from '@social/mongo';
 import { bulkReplace, DEFAULT_BUCKET_SHARDS, shardOf } from './bucket-shards';
 import { monthsBetween, parseDay } from '../domain/dates';
 import { dailyBucketModel, type DailyBucketDoc } from './daily-bucket.model';
@@ -81,7 +81,7 @@ export class DailyInsightsRepository {
       }
       const set: Record<string, unknown> = { ws, target, month, metrics };
       for (const [dd, values] of Object.entries(encodeDays(list, metrics))) set[`days.${dd}`] = values;
-      await upsertRetrying(() => this.modelOf(target).updateOne({ _id }, { $set: set }, { upsert: true }));
+      await this.modelOf(target).updateOne({ _id }, { $set: set }, { upsert: true });
     }
   }
 

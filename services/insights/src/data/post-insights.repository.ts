@@ -1,4 +1,4 @@
-import { upsertRetrying, type Connection, type mongoose } from '@social/mongo';
+import type { Connection, mongoose } from '@social/mongo';
 import { DAY_MS, monthsBetween } from '../domain/dates';
 import { bulkReplace, DEFAULT_BUCKET_SHARDS, shardOf } from './bucket-shards';
 import { postKey } from './keys';
@@ -53,7 +53,7 @@ export class PostInsightsRepository {
     for (const [month, list] of byMonth) {
       const set: Record<string, unknown> = { ws, target, month };
       for (const p of list) set[`posts.${postKey(p.id)}`] = JSON.stringify(p);
-      await upsertRetrying(() => this.modelOf(target).updateOne({ _id: bucketId(target, month) }, { $set: set }, { upsert: true }));
+      await this.modelOf(target).updateOne({ _id: bucketId(target, month) }, { $set: set }, { upsert: true });
     }
   }
 

@@ -1,4 +1,4 @@
-import { upsertRetrying, type Connection, type mongoose } from '@social/mongo';
+import type { Connection, mongoose } from '@social/mongo';
 import { targetKey, type TargetKind } from './keys';
 import { targetModel, type TargetDoc } from './target.model';
 
@@ -19,14 +19,14 @@ export class TargetRepository {
 
   /** Idempotent: a second job for the same target updates it in place. */
   async remember(ws: string, t: TargetInput): Promise<void> {
-    await upsertRetrying(() => this.model.updateOne(
+    await this.model.updateOne(
       { _id: targetKey(t.kind, t.id) },
       {
         $set: { ws, kind: t.kind, targetId: t.id, net: t.net, accountId: t.accountId },
         $setOnInsert: { createdAt: new Date(), lastCollectedAt: null, lastError: null },
       },
       { upsert: true },
-    ));
+    );
   }
 
   async get(kind: TargetKind, id: string): Promise<TargetDoc | null> {

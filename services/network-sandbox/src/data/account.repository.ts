@@ -1,4 +1,4 @@
-import { upsertRetrying, type Connection } from '@social/mongo';
+import type { Connection } from '@social/mongo';
 import type { NetworkCode, ProfileKind } from '@social/networks';
 import type { SeedAccount } from '../domain/seed-accounts';
 import { accountModel } from './account.model';
@@ -13,7 +13,7 @@ export class AccountRepository {
   /** Idempotent: running the seed again updates names in place and never duplicates an account. */
   async upsertAll(accounts: SeedAccount[]): Promise<void> {
     if (accounts.length === 0) return;
-    await upsertRetrying(() => this.model.bulkWrite(
+    await this.model.bulkWrite(
       accounts.map((a) => ({
         updateOne: {
           filter: { _id: a.id },
@@ -25,7 +25,7 @@ export class AccountRepository {
         },
       })),
       { ordered: false },
-    ));
+    );
   }
 
   async listAll(): Promise<SeedAccount[]> {

@@ -1,4 +1,3 @@
-import { upsertRetrying } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord, PostType, Stage } from '../domain/posts/post.types';
@@ -65,7 +64,7 @@ export class PostRepository {
   private readonly generations: Model<GenerationDoc>;
   /** Writes that finish together (publish results, bulk scheduling) share one generation write. */
   private readonly generationBumps = new GroupCommit((workspaceId) =>
-    upsertRetrying(() => this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true })).then(() => undefined),
+    this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true }).then(() => undefined),
   );
 
   constructor(conn: Connection) {

@@ -1,4 +1,3 @@
-import { upsertRetrying } from '@social/mongo';
 import type { Connection, Model } from 'mongoose';
 import { minuteOf } from '../domain/publishing/due-minute';
 import { publishTaskModel, type PublishTaskDoc } from './publish-task.model';
@@ -24,14 +23,14 @@ export class PublishTaskRepository {
    *  extra task (verified against the post at dispatch), never a scheduled post without one. */
   async plan(workspaceId: string, postId: string, revision: number, dueAt: Date, requestId: string | null): Promise<void> {
     const now = new Date();
-    await upsertRetrying(() => this.model.updateOne(
+    await this.model.updateOne(
       { _id: taskId(postId, revision) },
       {
         $set: { workspaceId, postId, revision, dueAt, dueMinute: minuteOf(dueAt), state: 'WAITING', requestId, claimToken: null, leaseUntil: null, updatedAt: now },
         $setOnInsert: { dispatchedAt: null, checkMinute: null, checkAt: null, reconcileRounds: 0, createdAt: now },
       },
       { upsert: true },
-    ));
+    );
   }
 
   /** Waiting tasks of older revisions will never be wanted: spare the dispatcher and the workers. */
