@@ -40,10 +40,14 @@ wait_port() { # port name seconds
 # `go install module@version` is refused by proxies that hide the module's version list, and a
 # module-zip build of FerretDB panics without build/version/version.txt. So we build it with
 # `go install` inside a small wrapper module whose replace points at a copy holding version.txt.
+# build_ferretdb [home patch...]: builds into home/bin (default: our build, every patch applied).
 build_ferretdb() {
+  local home=${1:-$FERRETDB_HOME}
+  local patches=("${FERRETDB_PATCHES[@]}")
+  [ $# -gt 0 ] && patches=("${@:2}")
   command -v go >/dev/null || die "Go is needed to build FerretDB (install Go, or set MONGO_URL)"
   say "building FerretDB $FERRETDB_VERSION with go install (first time only, about 2 minutes)"
-  local work=$FERRETDB_HOME/build
+  local work=$home/build
   rm -rf "$work" && mkdir -p "$work" && cd "$work"
   cat > go.mod <<GOMOD
 module social-ferretdb-build
@@ -59,18 +63,18 @@ GOMOD
   cp -r "$src" ferretdb-src && chmod -R u+w ferretdb-src
   echo "$FERRETDB_VERSION" > ferretdb-src/build/version/version.txt
   local p
-  for p in "${FERRETDB_PATCHES[@]}"; do
+  for p in "${patches[@]}"; do
     say "applying $(basename "$p")"
     patch -p1 -s -d ferretdb-src < "$p" || die "$(basename "$p") does not apply to FerretDB $FERRETDB_VERSION"
   done
   go mod edit -replace "github.com/FerretDB/FerretDB=./ferretdb-src"
   GOFLAGS=-mod=mod go mod tidy
-  GOBIN=$FERRETDB_HOME/bin go install github.com/FerretDB/FerretDB/cmd/ferretdb
+  GOBIN=$home/bin go install github.com/FerretDB/FerretDB/cmd/ferretdb
   cd - >/dev/null
   # Read the whole output first: `| grep -q` exits at the first match, and under pipefail the
   # SIGPIPE FerretDB then gets fails the check on a correct build.
   local version
-  version=$("$FERRETDB_BIN" --version)
+  version=$("$home/bin/ferretdb" --version)
   [[ $version == *"version: $FERRETDB_VERSION"* ]] || die "FerretDB build has the wrong version: $version"
 }
 
@@ -179,8 +183,15 @@ case "${1:-up}" in
     ensure_ffmpeg
     say "ready: mongo ${MONGO_URL:-mongodb://127.0.0.1:$FERRETDB_PORT/} amqp ${AMQP_URL:-amqp://127.0.0.1:5672} redis ${REDIS_URL:-redis://127.0.0.1:6379}"
     ;;
+  ferretdb-builds)
+    # For `pnpm bench db`: prints the path of our build and of FerretDB as released (built once).
+    [ -x "$FERRETDB_BIN" ] || build_ferretdb >&2
+    stock=$STATE_DIR/ferretdb-$FERRETDB_VERSION-stock
+    [ -x "$stock/bin/ferretdb" ] || build_ferretdb "$stock" >&2
+    printf '%s\n%s\n' "$FERRETDB_BIN" "$stock/bin/ferretdb"
+    ;;
   stop-ferretdb)
     [ -f "$STATE_DIR/ferretdb.pid" ] && kill "$(cat "$STATE_DIR/ferretdb.pid")" 2>/dev/null || true
     ;;
-  *) die "usage: infra.sh [up|stop-ferretdb]" ;;
+  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds]" ;;
 esac
