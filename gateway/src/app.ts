@@ -9,7 +9,7 @@ import {
   requestContext,
   type ReadinessCheck,
 } from '@social/http';
-import { signInternalToken } from '@social/internal-auth';
+import type { TokenSigner } from '@social/internal-auth';
 import { setContext } from '@social/logger';
 import { loadOpenApi, renderHtml } from '@social/openapi';
 import type { Authenticator, Principal } from './auth/authenticator';
@@ -22,7 +22,8 @@ export interface GatewayAppDeps {
   /** Requests per window for a plan (plans may override the default). */
   limitFor: (plan: string) => number;
   proxies: Record<UpstreamName, RequestHandler>;
-  internalJwtSecret: string;
+  /** The gateway's private key: services accept only tokens it signed. */
+  signer: TokenSigner;
   bodyLimitBytes: number;
   readiness: ReadinessCheck[];
   isDraining: () => boolean;
@@ -85,17 +86,19 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use('/v2', (req: Request, res: Response, next: NextFunction) => {
     const upstream = req.upstream!;
     const principal = req.principal!;
-    // The service trusts only this token; credentials never leave the gateway.
+    // The service trusts only this token; credentials never leave the gateway. The plan comes from
+    // the gateway's own database, never from the request.
     delete req.headers['x-api-id'];
     delete req.headers['x-api-key'];
     req.headers['x-request-id'] = req.requestId;
-    req.headers.authorization = `Bearer ${signInternalToken(
-      { workspaceId: principal.workspaceId, requestId: req.requestId, plan: principal.plan },
-      { secret: deps.internalJwtSecret, audience: upstream },
-    )}`;
-    // Services mount their API under /v2 too; express stripped the mount path from req.url.
-    req.url = req.originalUrl;
-    deps.proxies[upstream](req, res, next);
+    deps.signer
+      .sign({ workspaceId: principal.workspaceId, requestId: req.requestId, plan: principal.plan }, { audience: upstream })
+      .then((token) => {
+        req.headers.authorization = `Bearer ${token}`;
+        // Services mount their API under /v2 too; express stripped the mount path from req.url.
+        req.url = req.originalUrl;
+        deps.proxies[upstream](req, res, next);
+      }, next);
   });
 
   app.use((req, _res, next) => next(noRoute(req)));

@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, ErrorCodes, errorBody, toAppError } from '@social/errors';
 import { createLogger, errorFields, setContext } from '@social/logger';
-import { bearerToken, verifyInternalToken } from '@social/internal-auth';
+import { bearerToken, GATEWAY_ISSUER, type TokenVerifier } from '@social/internal-auth';
 import { requestContext } from './request-context';
 import { accessLog } from './access-log';
 import { httpMetrics, metricsEndpoint } from './metrics';
@@ -14,11 +14,11 @@ export interface ReadinessCheck {
 }
 
 export interface ServiceAppOptions {
-  /** Audience of the internal JWT this service accepts (its own name). */
-  audience: string;
-  internalJwtSecret: string;
-  /** Routers mounted under /v2, behind internal auth. */
-  api: Router;
+  /**
+   * Routers mounted under /v2 behind internal auth: only tokens the gateway signed for this
+   * service's audience open them. Workers and the sandbox have no API.
+   */
+  api?: { router: Router; verifier: TokenVerifier };
   /** Routers mounted at the root without internal auth (e.g. the storage host). */
   publicRoutes?: Router;
   readiness?: ReadinessCheck[];
@@ -56,7 +56,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
 
   if (opts.publicRoutes) app.use(opts.publicRoutes);
 
-  app.use('/v2', internalAuth(opts.audience, opts.internalJwtSecret), jsonBody(opts.jsonLimit ?? '1mb'), opts.api);
+  if (opts.api) app.use('/v2', internalAuth(opts.api.verifier), jsonBody(opts.jsonLimit ?? '1mb'), opts.api.router);
 
   app.use((req, _res, next) => {
     next(new AppError(ErrorCodes.NOT_FOUND, 404, `No route for ${req.method} ${req.path}.`));
@@ -65,18 +65,19 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   return app;
 }
 
-export function internalAuth(audience: string, secret: string) {
+/** Only the gateway's tokens open a service's HTTP API; another service's key is refused here. */
+export function internalAuth(verifier: TokenVerifier) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new AppError(ErrorCodes.UNAUTHENTICATED, 401, 'Missing internal token.'));
-    try {
-      const claims = verifyInternalToken(token, { secret, audience });
-      req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
-      setContext({ workspaceId: claims.workspaceId });
-      next();
-    } catch (err) {
-      next(err);
-    }
+    verifier.verify(token, [GATEWAY_ISSUER]).then(
+      (claims) => {
+        req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
+        setContext({ workspaceId: claims.workspaceId });
+        next();
+      },
+      next,
+    );
   };
 }
 
