@@ -2,6 +2,8 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { AppError, ErrorCodes } from '@social/errors';
 import {
   accessLog,
+  checkHeaderCount,
+  checkRequestTarget,
   errorHandler,
   hasBody,
   httpMetrics,
@@ -14,7 +16,7 @@ import { setContext } from '@social/logger';
 import { loadOpenApi, renderHtml } from '@social/openapi';
 import type { Authenticator, Principal } from './auth/authenticator';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
-import { routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
+import { bodyLimitFor, routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
 
 export interface GatewayAppDeps {
   authenticator: Authenticator;
@@ -49,6 +51,8 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use(accessLog);
   // Proxied paths match no express route here; label them by the public route family instead.
   app.use(httpMetrics({ routeOf: (req) => routeLabelFor(req.originalUrl.split('?')[0]!) }));
+  // Refused here, whatever the route: more than 100 header lines, undecodable or NUL escapes.
+  app.use(checkHeaderCount, checkRequestTarget);
 
   // For Prometheus inside the cluster; the Ingress (deploy/) forwards only /v2 and /storage.
   app.get('/metrics', metricsEndpoint);
@@ -153,10 +157,11 @@ function route(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-/** JSON only where JSON is expected, and no body over the limit (the services check again). */
-function checkBody(limit: number): RequestHandler {
+/** JSON only where JSON is expected, and no body over the route's limit (the services check again). */
+function checkBody(ceiling: number): RequestHandler {
   return (req, _res, next) => {
     if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) return next();
+    const limit = bodyLimitFor(req.originalUrl.split('?')[0]!, ceiling);
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > limit) {
       return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit} bytes.`));

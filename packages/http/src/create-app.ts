@@ -5,6 +5,7 @@ import { bearerToken, GATEWAY_ISSUER, type TokenVerifier } from '@social/interna
 import { requestContext } from './request-context';
 import { accessLog } from './access-log';
 import { httpMetrics, metricsEndpoint } from './metrics';
+import { checkHeaderCount, checkJsonValues, checkRequestTarget } from './input-guards';
 
 const log = createLogger('http');
 
@@ -54,9 +55,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: results });
   });
 
+  app.use(checkHeaderCount, checkRequestTarget);
   if (opts.publicRoutes) app.use(opts.publicRoutes);
 
-  if (opts.api) app.use('/v2', internalAuth(opts.api.verifier), jsonBody(opts.jsonLimit ?? '1mb'), opts.api.router);
+  if (opts.api) app.use('/v2', internalAuth(opts.api.verifier), jsonBody(opts.jsonLimit ?? '1mb'), checkJsonValues, opts.api.router);
 
   app.use((req, _res, next) => {
     next(new AppError(ErrorCodes.NOT_FOUND, 404, `No route for ${req.method} ${req.path}.`));
@@ -96,17 +98,24 @@ export function jsonBody(limit: string) {
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const e = err as { type?: string; status?: number; message?: string };
-      if (e.type === 'entity.too.large') {
-        return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit}.`));
+      switch (e.type) {
+        case 'entity.too.large':
+          return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit}.`));
+        case 'entity.parse.failed':
+          return next(
+            new AppError(ErrorCodes.VALIDATION_FAILED, 400, 'The request body is not valid JSON.', {
+              details: [{ path: '', message: e.message ?? 'invalid JSON' }],
+            }),
+          );
+        case 'encoding.unsupported':
+          return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported Content-Encoding: send identity, gzip or deflate.'));
+        case 'charset.unsupported':
+          return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported charset: send the body as UTF-8.'));
+        default:
+          // Any other client fault body-parser finds (a body that does not inflate, an aborted
+          // request, a wrong Content-Length) keeps its 4xx (toAppError); only our own bugs are 5xx.
+          return next(err);
       }
-      if (e.type === 'entity.parse.failed') {
-        return next(
-          new AppError(ErrorCodes.VALIDATION_FAILED, 400, 'The request body is not valid JSON.', {
-            details: [{ path: '', message: e.message ?? 'invalid JSON' }],
-          }),
-        );
-      }
-      next(err);
     });
   };
 }

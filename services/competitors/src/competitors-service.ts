@@ -101,6 +101,8 @@ export class CompetitorsService {
     api.use(competitorsRoutes(competitorsDeps));
     api.use(searchRoutes({ profiles, adapter, cipher }));
     const http = await startServiceHttp({
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '16kb',
       host: cfg.host,
       port: cfg.port,
       api: { router: api, verifier },

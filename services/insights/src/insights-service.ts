@@ -37,6 +37,8 @@ export class InsightsService {
     const published = grpcPublishedPosts(cfg.postsGrpcUrl, deadline);
     const read = new ReadInsights(profiles, published, daily, posts);
     const http = await startServiceHttp({
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '4kb',
       host: cfg.host,
       port: cfg.port,
       api: { router: insightsRouter(read), verifier },

@@ -81,6 +81,8 @@ export class MediaService {
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
 
     const http = await startServiceHttp({
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '16kb',
       host: cfg.host,
       port: cfg.port,
       api: { router: api, verifier },

@@ -83,6 +83,8 @@ export class PostsService {
     const grpc = postsGrpcServer(posts, verifier);
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
     const http = await startServiceHttp({
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '256kb',
       host: cfg.host,
       port: cfg.port,
       api: { router: api, verifier },
