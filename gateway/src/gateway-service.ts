@@ -32,6 +32,8 @@ export class GatewayService {
   }
 
   static async create(cfg: GatewayConfig): Promise<GatewayService> {
+    // The key first: a bad one fails start-up at once, naming its variable.
+    const signer = new TokenSigner(GATEWAY_ISSUER, cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: gatewayDbName(cfg) });
     const models = gatewayModels(mongo);
     await syncIndexes(mongo);
@@ -51,7 +53,7 @@ export class GatewayService {
       rateLimiter: new RateLimiter(redis, cfg.rateLimitWindowSeconds),
       limitFor: (plan) => cfg.plans[plan]?.requestsPerWindow ?? cfg.rateLimitRequests,
       proxies,
-      signer: new TokenSigner(GATEWAY_ISSUER, cfg.jwtPrivateKey),
+      signer,
       bodyLimitBytes: cfg.bodyLimitBytes,
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
