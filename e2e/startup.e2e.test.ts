@@ -22,7 +22,7 @@ describe('start-up configuration', () => {
   it.each([
     ['gateway/dist/index.js', 'GATEWAY_PORT', 'abc', /GATEWAY_PORT must be integer/],
     ['services/posts/dist/index.js', 'POSTS_PORT', '70000', /POSTS_PORT must be <= 65535/],
-    ['gateway/dist/index.js', 'GATEWAY_JWT_PRIVATE_KEY', `gw-1:${'A'.repeat(44)}`, /GATEWAY_JWT_PRIVATE_KEY does not hold a readable PKCS#8 private key/],
+    ['gateway/dist/index.js', 'GATEWAY_JWT_PRIVATE_KEY', `gw-1:${Buffer.from('not a DER private key, only bytes').toString('base64')}`, /GATEWAY_JWT_PRIVATE_KEY does not hold a readable PKCS#8 private key/],
     ['gateway/dist/index.js', 'PLANS', '{"free":{}}', /PLANS is not a valid plan table/],
   ])('%s refuses to start with a bad %s, naming it', async (entry, variable, value, message) => {
     const { code, output } = await start(entry, { [variable]: value });
