@@ -4,8 +4,7 @@ import { createRequire } from 'node:module';
 import { load, table, fmt } from './lib/load.mjs';
 
 const require = createRequire(import.meta.url);
-const { TestSystem } = require('../packages/testkit/dist');
-const { signInternalToken } = require('../packages/internal-auth/dist');
+const { TestSystem, signTestToken } = require('../packages/testkit/dist');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
@@ -25,7 +24,7 @@ try {
     });
   }
   const internal = () => ({
-    authorization: `Bearer ${signInternalToken({ workspaceId: creds.workspaceId }, { secret: system.env.INTERNAL_JWT_SECRET, audience: 'posts', ttlSeconds: 3600 })}`,
+    authorization: `Bearer ${signTestToken('gateway', 'posts', creds.workspaceId, { payload: { exp: Math.floor(Date.now() / 1000) + 600 } })}`,
   });
   const targets = {
     direct: { url: `${system.url('posts')}/v2/labels/?take=20`, headers: internal() },

@@ -7,8 +7,7 @@ import { createRequire } from 'node:module';
 import { table, fmt } from './lib/load.mjs';
 
 const require = createRequire(import.meta.url);
-const { testEnv, dropDatabases, TEST_JWT_SECRET } = require('../packages/testkit/dist');
-const { signInternalToken } = require('../packages/internal-auth/dist');
+const { testEnv, dropDatabases, signTestToken, testVerifier, everyMethod } = require('../packages/testkit/dist');
 const { setLogLevel } = require('../packages/logger/dist');
 const { GrpcServer, serviceDefinition } = require('../packages/grpc/dist');
 const { Broker } = require('../packages/events/dist');
@@ -47,7 +46,7 @@ const POST_CODES = ['gn-post-likes', 'gn-post-comments', 'gn-post-shares', 'gn-p
 
 // gRPC stand-ins: every `bench-*` id is a generalNet profile of the workspace.
 const accounts = new Map();
-const competitors = new GrpcServer({ serviceName: 'competitors', audience: 'competitors', internalJwtSecret: testEnv().INTERNAL_JWT_SECRET });
+const competitors = new GrpcServer({ serviceName: 'competitors', verifier: testVerifier('competitors') });
 const profileOf = (id) => accounts.get(id) ?? { net: 'generalNet', accountId: 'gn-own-1', token: '' };
 const unimplemented = async () => {
   throw Object.assign(new Error('not in the bench'), { name: 'AppError', code: 'UNIMPLEMENTED', status: 501 });
@@ -60,13 +59,13 @@ competitors.addService(serviceDefinition('competitors/v1/competitors.proto', 'co
   GetCompetitor: unimplemented,
   ConnectProfile: unimplemented,
   ConnectSandboxProfiles: unimplemented,
-});
-const posts = new GrpcServer({ serviceName: 'posts', audience: 'posts', internalJwtSecret: testEnv().INTERNAL_JWT_SECRET });
+}, everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['insights']));
+const posts = new GrpcServer({ serviceName: 'posts', verifier: testVerifier('posts') });
 posts.addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
   FindPublishedByLabels: async () => ({ items: [] }),
   GetPostForPublishing: unimplemented,
   CountMediaUsage: unimplemented,
-});
+}, everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['insights']));
 
 const run = Math.random().toString(16).slice(2, 10);
 const env = testEnv({
@@ -131,8 +130,8 @@ try {
 
   // ---- read latency: sequential requests (1 connection), random profiles ------------------------
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  // Long-lived, so a slow machine does not see the token expire mid-run.
-  const headers = { authorization: `Bearer ${signInternalToken({ workspaceId: WS }, { secret: TEST_JWT_SECRET, audience: 'insights', ttlSeconds: 3600 })}` };
+  // As long-lived as a token may be (10 min), so a slow machine does not see it expire mid-run.
+  const headers = { authorization: `Bearer ${signTestToken('gateway', 'insights', WS, { payload: { exp: Math.floor(Date.now() / 1000) + 590 } })}` };
   const get = (path) =>
     new Promise((resolve, reject) => {
       const start = process.hrtime.bigint();

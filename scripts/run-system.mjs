@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ensureLocalSecrets, secretsFor } from './local-secrets.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { processes } = JSON.parse(readFileSync(path.join(root, 'system.json'), 'utf8'));
@@ -15,9 +16,12 @@ const width = Math.max(...processes.map((p) => p.name.length));
 const raw = process.env.LOG_FORMAT === 'json';
 
 execFileSync('bash', [path.join(root, 'scripts/infra.sh')], { stdio: 'inherit' });
+// Made once per install (.local/secrets.env, owner-only); each process gets only its own private key.
+const secrets = ensureLocalSecrets();
 
 // Every process learns where the others listen from the same defaults or overrides.
-const env = { ...process.env };
+// Development mode: the network sandbox's failure injection is on (it warns at start).
+const env = { SANDBOX_ADMIN: 'true', ...process.env };
 for (const p of processes) {
   const port = env[p.portEnv] ?? String(p.port);
   env[p.portEnv] = port;
@@ -59,7 +63,7 @@ async function waitReady(p) {
 for (const [i, p] of processes.entries()) {
   if (stopping) break;
   const child = spawn(process.execPath, [path.join(root, p.entry)], {
-    env: { ...env, SERVICE_NAME: p.name },
+    env: { ...env, ...secretsFor(p.name, secrets, env), SERVICE_NAME: p.name },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const color = colors[i % colors.length];

@@ -12,7 +12,19 @@ const OVERLAYS = ['development', 'production'];
 const IMAGE_REPO = 'ghcr.io/social-api';
 const SECRET_NAME = 'social-api-secrets';
 const PUBLISH_QUEUE = 'publisher.publish-jobs';
-const SECRET_KEYS = ['MONGO_URL', 'AMQP_URL', 'REDIS_URL', 'INTERNAL_JWT_SECRET', 'STORAGE_SIGNING_SECRET'];
+const SECRET_KEYS = [
+  'MONGO_URL',
+  'AMQP_URL',
+  'REDIS_URL',
+  'INTERNAL_JWT_PUBLIC_KEYS',
+  'GATEWAY_JWT_PRIVATE_KEY',
+  'POSTS_JWT_PRIVATE_KEY',
+  'MEDIA_JWT_PRIVATE_KEY',
+  'INSIGHTS_JWT_PRIVATE_KEY',
+  'PUBLISHER_JWT_PRIVATE_KEY',
+  'STORAGE_SIGNING_SECRET',
+  'PROFILE_TOKEN_KEY',
+];
 
 const KNOWN_KINDS: Record<string, string[]> = {
   v1: ['Namespace', 'Service', 'ConfigMap'],

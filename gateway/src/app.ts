@@ -2,6 +2,8 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { AppError, ErrorCodes } from '@social/errors';
 import {
   accessLog,
+  checkHeaderCount,
+  checkRequestTarget,
   errorHandler,
   hasBody,
   httpMetrics,
@@ -9,12 +11,12 @@ import {
   requestContext,
   type ReadinessCheck,
 } from '@social/http';
-import { signInternalToken } from '@social/internal-auth';
+import type { TokenSigner } from '@social/internal-auth';
 import { setContext } from '@social/logger';
 import { loadOpenApi, renderHtml } from '@social/openapi';
 import type { Authenticator, Principal } from './auth/authenticator';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
-import { routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
+import { bodyLimitFor, routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
 
 export interface GatewayAppDeps {
   authenticator: Authenticator;
@@ -22,7 +24,8 @@ export interface GatewayAppDeps {
   /** Requests per window for a plan (plans may override the default). */
   limitFor: (plan: string) => number;
   proxies: Record<UpstreamName, RequestHandler>;
-  internalJwtSecret: string;
+  /** The gateway's private key: services accept only tokens it signed. */
+  signer: TokenSigner;
   bodyLimitBytes: number;
   readiness: ReadinessCheck[];
   isDraining: () => boolean;
@@ -48,6 +51,8 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use(accessLog);
   // Proxied paths match no express route here; label them by the public route family instead.
   app.use(httpMetrics({ routeOf: (req) => routeLabelFor(req.originalUrl.split('?')[0]!) }));
+  // Refused here, whatever the route: more than 100 header lines, undecodable or NUL escapes.
+  app.use(checkHeaderCount, checkRequestTarget);
 
   // For Prometheus inside the cluster; the Ingress (deploy/) forwards only /v2 and /storage.
   app.get('/metrics', metricsEndpoint);
@@ -85,17 +90,19 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use('/v2', (req: Request, res: Response, next: NextFunction) => {
     const upstream = req.upstream!;
     const principal = req.principal!;
-    // The service trusts only this token; credentials never leave the gateway.
+    // The service trusts only this token; credentials never leave the gateway. The plan comes from
+    // the gateway's own database, never from the request.
     delete req.headers['x-api-id'];
     delete req.headers['x-api-key'];
     req.headers['x-request-id'] = req.requestId;
-    req.headers.authorization = `Bearer ${signInternalToken(
-      { workspaceId: principal.workspaceId, requestId: req.requestId, plan: principal.plan },
-      { secret: deps.internalJwtSecret, audience: upstream },
-    )}`;
-    // Services mount their API under /v2 too; express stripped the mount path from req.url.
-    req.url = req.originalUrl;
-    deps.proxies[upstream](req, res, next);
+    deps.signer
+      .sign({ workspaceId: principal.workspaceId, requestId: req.requestId, plan: principal.plan }, { audience: upstream })
+      .then((token) => {
+        req.headers.authorization = `Bearer ${token}`;
+        // Services mount their API under /v2 too; express stripped the mount path from req.url.
+        req.url = req.originalUrl;
+        deps.proxies[upstream](req, res, next);
+      }, next);
   });
 
   app.use((req, _res, next) => next(noRoute(req)));
@@ -150,10 +157,11 @@ function route(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
-/** JSON only where JSON is expected, and no body over the limit (the services check again). */
-function checkBody(limit: number): RequestHandler {
+/** JSON only where JSON is expected, and no body over the route's limit (the services check again). */
+function checkBody(ceiling: number): RequestHandler {
   return (req, _res, next) => {
     if (!METHODS_WITH_BODY.has(req.method) || !hasBody(req)) return next();
+    const limit = bodyLimitFor(req.originalUrl.split('?')[0]!, ceiling);
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > limit) {
       return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit} bytes.`));

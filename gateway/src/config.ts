@@ -1,8 +1,10 @@
-import { commonSpec, DEFAULT_PLAN, loadConfig, mongoDbPrefixSpec, parsePlans, type VarSpec } from '@social/config';
+import { commonSpec, DEFAULT_PLAN, loadConfig, mongoDbPrefixSpec, parsePlans, privateKeySpec, type VarSpec } from '@social/config';
 
 export const gatewaySpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  /** The only key that signs tokens for services' HTTP APIs; the admin command line uses it too. */
+  jwtPrivateKey: privateKeySpec('gateway'),
   port: { env: 'GATEWAY_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8080 },
   postsUrl: { env: 'POSTS_URL', type: 'string', default: 'http://127.0.0.1:8081' },
   mediaUrl: { env: 'MEDIA_URL', type: 'string', default: 'http://127.0.0.1:8082' },

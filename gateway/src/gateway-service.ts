@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import type { RequestHandler } from 'express';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { listen, type RunningHttpServer } from '@social/http';
+import { GATEWAY_ISSUER, TokenSigner } from '@social/internal-auth';
 import { createLogger } from '@social/logger';
 import { gatewayDbName, type GatewayConfig } from './config';
 import { gatewayModels } from './data/workspace.model';
@@ -31,6 +32,8 @@ export class GatewayService {
   }
 
   static async create(cfg: GatewayConfig): Promise<GatewayService> {
+    // The key first: a bad one fails start-up at once, naming its variable.
+    const signer = new TokenSigner(GATEWAY_ISSUER, cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: gatewayDbName(cfg) });
     const models = gatewayModels(mongo);
     await syncIndexes(mongo);
@@ -50,7 +53,7 @@ export class GatewayService {
       rateLimiter: new RateLimiter(redis, cfg.rateLimitWindowSeconds),
       limitFor: (plan) => cfg.plans[plan]?.requestsPerWindow ?? cfg.rateLimitRequests,
       proxies,
-      internalJwtSecret: cfg.internalJwtSecret,
+      signer,
       bodyLimitBytes: cfg.bodyLimitBytes,
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dropDatabases, freePort, testEnv } from '@social/testkit';
-import { verifyInternalToken } from '@social/internal-auth';
+import { dropDatabases, freePort, testEnv, testVerifier } from '@social/testkit';
 import { connectMongo, closeMongo, type Connection } from '@social/mongo';
 import Redis from 'ioredis';
 import { loadGatewayConfig, gatewayDbName } from '../src/config';
@@ -103,10 +102,14 @@ describe('gateway authentication', () => {
     expect(forwarded['x-request-id']).toBe('req-abc');
     const token = String(forwarded.authorization).replace('Bearer ', '');
     const ws = (await repo.findKey(key.apiId))!.workspaceId;
-    expect(verifyInternalToken(token, { secret: env['INTERNAL_JWT_SECRET']!, audience: 'posts' })).toMatchObject({
+    expect(await testVerifier('posts').verify(token, ['gateway'])).toMatchObject({
       workspaceId: ws,
       requestId: 'req-abc',
+      plan: 'free',
+      issuer: 'gateway',
     });
+    // Signed with the gateway's Ed25519 key: nothing a service holds could have made it.
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'EdDSA', kid: expect.stringMatching(/^gateway-/) });
   });
 
   it('refuses a revoked key at once, even when it was cached in Redis and in process', async () => {

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { closeMongo, connectMongo } from '@social/mongo';
+import { GATEWAY_ISSUER, TokenSigner } from '@social/internal-auth';
 import { setLogLevel } from '@social/logger';
 import { gatewayDbName, loadGatewayConfig } from '../config';
 import { gatewayModels } from '../data/workspace.model';
@@ -18,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: gatewayDbName(cfg), timeoutMs: 10000 });
   const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2 });
-  const competitors = competitorsCommands(process.env, cfg.internalJwtSecret);
+  const competitors = competitorsCommands(process.env, new TokenSigner(GATEWAY_ISSUER, cfg.jwtPrivateKey));
   try {
     const repo = new WorkspaceRepository(gatewayModels(mongo));
     const out = await runCommand(args, {

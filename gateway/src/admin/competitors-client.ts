@@ -1,5 +1,6 @@
 import { loadConfig, type VarSpec } from '@social/config';
 import { COMPETITORS_PROTO, PROFILES_SERVICE, type ProfileMessage, type ProfilesServiceMethods } from '@social/contracts';
+import type { TokenSigner } from '@social/internal-auth';
 import { checkHealth, createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
 import type { CommandDeps, ConnectedProfile } from './commands';
 
@@ -18,16 +19,16 @@ const toProfile = (p: ProfileMessage): ConnectedProfile => ({
 
 /**
  * The admin command line's way to the competitors service: gRPC with an internal token for the
- * workspace concerned, as any other service would call it. The channel opens on first use.
+ * workspace concerned, signed with the gateway's key (the command line is part of the gateway; the
+ * competitors service lets only `gateway` connect profiles). The channel opens on first use.
  */
-export function competitorsCommands(env: NodeJS.ProcessEnv, internalJwtSecret: string) {
+export function competitorsCommands(env: NodeJS.ProcessEnv, signer: TokenSigner) {
   const { competitorsGrpcUrl } = loadConfig(adminSpec, env);
   let client: GrpcClient<ProfilesServiceMethods> | undefined;
   const grpc = () =>
     (client ??= createGrpcClient<ProfilesServiceMethods>(serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE), competitorsGrpcUrl, {
       audience: 'competitors',
-      internalJwtSecret,
-      issuer: 'admin-cli',
+      signer,
       // Connecting asks the network for a token and checks it, for up to nine networks.
       defaultDeadlineMs: 60_000,
     }));

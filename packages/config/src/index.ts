@@ -1,3 +1,4 @@
 export * from './load-config';
 export * from './common';
 export * from './plans';
+export * from './secrets';

@@ -56,3 +56,28 @@ describe('parsePlans', () => {
     expect(() => parsePlans('{"x":{"competitors":-1}}')).toThrow(/PLANS/);
   });
 });
+
+describe('secrets', () => {
+  const secretSpec = { key: { env: 'STORAGE_SIGNING_SECRET', type: 'string', required: true, secret: true } } as const;
+
+  it('are required, with a hint on how to make one', () => {
+    expect(() => loadConfig(secretSpec, {})).toThrow(/STORAGE_SIGNING_SECRET is required: generate one/);
+  });
+
+  it('refuse every published default, placeholders and short values, without echoing them', () => {
+    for (const value of ['dev-only-storage-secret-change-me', 'change-me-in-production-0123456789', 'CHANGE-ME-at-least-16-characters', 'x7Qp2']) {
+      let message = '';
+      try {
+        loadConfig(secretSpec, { STORAGE_SIGNING_SECRET: value });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(/^Invalid configuration: STORAGE_SIGNING_SECRET .*refusing to start/);
+      expect(message).not.toContain(value);
+    }
+  });
+
+  it('accept a strong random value', () => {
+    expect(loadConfig(secretSpec, { STORAGE_SIGNING_SECRET: 'q9V3m1xZ7rL0pK2wT8yB5nH4cJ6dF0aS' }).key).toHaveLength(32);
+  });
+});

@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { SECRET_HINT, weakSecretReason } from './secrets';
 
 type VarType = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -17,6 +18,11 @@ export interface VarSpec {
   pattern?: string;
   format?: 'uri' | 'hostname';
   description?: string;
+  /**
+   * A secret: never has a default, and start-up refuses a published default, a placeholder or a
+   * short value, naming the variable. There is no switch that turns this off, not even in tests.
+   */
+  secret?: boolean;
 }
 
 type ValueOf<S extends VarSpec> = S['type'] extends 'string'
@@ -64,7 +70,8 @@ export function toConfig<T extends Record<string, VarSpec>>(spec: T, raw: Record
   const properties: Record<string, object> = {};
   const required: string[] = [];
   for (const s of Object.values(spec)) {
-    const { env, required: req, description: _d, ...schema } = s;
+    const { env, required: req, description: _d, secret: _s, ...schema } = s;
+    if (s.secret && s.default !== undefined) throw new Error(`${env}: a secret cannot have a default`);
     properties[env] = schema;
     if (req && s.default === undefined) required.push(env);
   }
@@ -78,7 +85,15 @@ export function toConfig<T extends Record<string, VarSpec>>(spec: T, raw: Record
         ? String((e.params as { missingProperty: string }).missingProperty)
         : e.instancePath.replace(/^\//, '');
     const got = raw[variable] === undefined ? 'unset' : `got ${JSON.stringify(raw[variable])}`;
+    const isSecret = Object.values(spec).some((s) => s.env === variable && s.secret);
+    if (isSecret) throw new ConfigError(variable, `${e.keyword === 'required' ? 'is required' : e.message}: ${SECRET_HINT}`);
     throw new ConfigError(variable, `${e.keyword === 'required' ? 'is required' : e.message} (${got})`);
+  }
+  for (const s of Object.values(spec)) {
+    const value = data[s.env];
+    if (!s.secret || typeof value !== 'string') continue;
+    const reason = weakSecretReason(value);
+    if (reason) throw new ConfigError(s.env, `${reason}; refusing to start with it: ${SECRET_HINT}`);
   }
   const out: Record<string, unknown> = {};
   for (const [key, s] of Object.entries(spec)) out[key] = data[s.env];

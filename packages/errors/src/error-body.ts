@@ -10,9 +10,12 @@ export interface ErrorBody {
   };
 }
 
+/** No error body lists more problems than this: a client fixes the first ones and tries again. */
+export const MAX_ERROR_DETAILS = 20;
+
 export function errorBody(err: AppError, requestId: string | undefined): ErrorBody {
   return {
-    error: { code: err.code, message: err.message, details: err.details, requestId: requestId ?? null },
+    error: { code: err.code, message: err.message, details: err.details.slice(0, MAX_ERROR_DETAILS), requestId: requestId ?? null },
   };
 }
 

@@ -1,3 +1,4 @@
+import { testSigner } from '@social/testkit';
 import { createGrpcClient } from './client';
 import { healthDefinition } from './health';
 
@@ -5,8 +6,7 @@ describe('createGrpcClient', () => {
   it('refuses methods that are not unary methods of the service, before any network call', async () => {
     const client = createGrpcClient(healthDefinition(), '127.0.0.1:1', {
       audience: 'x',
-      internalJwtSecret: 's',
-      issuer: 'tests',
+      signer: testSigner('posts'),
     });
 
     await expect(client.call('Watch', { service: '' }, { workspaceId: 'ws' })).rejects.toThrow(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { signInternalToken } from '@social/internal-auth';
+import type { TokenSigner } from '@social/internal-auth';
 import { getContext } from '@social/logger';
 import { AUTHORIZATION_KEY, errorFromStatus, REQUEST_ID_KEY } from './metadata';
 import { serviceNameOf } from './proto-loader';
@@ -9,9 +9,8 @@ import type { MethodMap, RequestOf, ResponseOf, ServerStream, StreamItemOf } fro
 export interface GrpcClientOptions {
   /** The target service's name: the audience of the tokens this client signs. */
   audience: string;
-  internalJwtSecret: string;
-  /** The calling service's name. */
-  issuer: string;
+  /** The calling service's own key: the callee checks its name against the method's allow-list. */
+  signer: TokenSigner;
   defaultDeadlineMs?: number;
 }
 
@@ -19,7 +18,6 @@ export interface CallOptions {
   workspaceId: string;
   /** Defaults to the request id of the current log context, so one id follows a request everywhere. */
   requestId?: string;
-  plan?: string;
   deadlineMs?: number;
 }
 
@@ -60,11 +58,12 @@ export function createGrpcClient<M extends MethodMap<M> = Record<string, [unknow
   const client = new grpc.Client(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   const defaultDeadlineMs = options.defaultDeadlineMs ?? 2000;
 
-  const metadataFor = (callOptions: CallOptions, deadlineMs: number) => {
+  const metadataFor = async (callOptions: CallOptions, deadlineMs: number) => {
     const requestId = callOptions.requestId ?? getContext().requestId ?? randomUUID();
-    const token = signInternalToken(
-      { workspaceId: callOptions.workspaceId, requestId, ...(callOptions.plan ? { plan: callOptions.plan } : {}) },
-      { secret: options.internalJwtSecret, audience: options.audience, issuer: options.issuer, ttlSeconds: Math.max(30, Math.ceil(deadlineMs / 1000) + 5) },
+    const token = await options.signer.sign(
+      { workspaceId: callOptions.workspaceId, requestId },
+      // Short-lived, yet valid for the whole call even with a long deadline.
+      { audience: options.audience, ttlSeconds: Math.max(30, Math.ceil(deadlineMs / 1000) + 5) },
     );
     const metadata = new grpc.Metadata();
     metadata.set(AUTHORIZATION_KEY, `Bearer ${token}`);
@@ -86,7 +85,7 @@ export function createGrpcClient<M extends MethodMap<M> = Record<string, [unknow
             attrs.requestSerialize,
             attrs.responseDeserialize,
             request,
-            metadataFor(callOptions, deadlineMs),
+            await metadataFor(callOptions, deadlineMs),
             { deadline: Date.now() + deadlineMs },
           );
           let finished = false;
@@ -107,23 +106,8 @@ export function createGrpcClient<M extends MethodMap<M> = Record<string, [unknow
       if (!attrs || attrs.requestStream || attrs.responseStream) {
         return Promise.reject(new Error(`${serviceName} has no unary method ${method}`));
       }
-      const requestId = callOptions.requestId ?? getContext().requestId ?? randomUUID();
       const deadlineMs = callOptions.deadlineMs ?? defaultDeadlineMs;
-      const token = signInternalToken(
-        { workspaceId: callOptions.workspaceId, requestId, ...(callOptions.plan ? { plan: callOptions.plan } : {}) },
-        {
-          secret: options.internalJwtSecret,
-          audience: options.audience,
-          issuer: options.issuer,
-          // Short-lived, yet valid for the whole call even with a long deadline.
-          ttlSeconds: Math.max(30, Math.ceil(deadlineMs / 1000) + 5),
-        },
-      );
-      const metadata = new grpc.Metadata();
-      metadata.set(AUTHORIZATION_KEY, `Bearer ${token}`);
-      metadata.set(REQUEST_ID_KEY, requestId);
-
-      return new Promise<ResponseOf<M[typeof method]>>((resolve, reject) => {
+      return metadataFor(callOptions, deadlineMs).then((metadata) => new Promise<ResponseOf<M[typeof method]>>((resolve, reject) => {
         client.makeUnaryRequest<RequestOf<M[typeof method]>, ResponseOf<M[typeof method]>>(
           attrs.path,
           attrs.requestSerialize,
@@ -136,7 +120,7 @@ export function createGrpcClient<M extends MethodMap<M> = Record<string, [unknow
             else resolve(response as ResponseOf<M[typeof method]>);
           },
         );
-      });
+      }));
     },
     close() {
       client.close();

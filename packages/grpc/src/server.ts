@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { ErrorCodes, grpcStatusOf, toAppError } from '@social/errors';
-import { bearerToken, InvalidInternalTokenError, verifyInternalToken } from '@social/internal-auth';
+import { bearerToken, InvalidInternalTokenError, type TokenVerifier } from '@social/internal-auth';
 import { createLogger, errorFields, runWithContext, setContext } from '@social/logger';
 import { healthDefinition, HealthService } from './health';
 import { AUTHORIZATION_KEY, errorMetadata, firstString, REQUEST_ID_KEY } from './metadata';
@@ -16,6 +16,8 @@ export interface CallContext {
   workspaceId: string;
   requestId: string;
   plan?: string;
+  /** Who signed the call's token: a service name from the method's allow-list, or `gateway`. */
+  caller: string;
   metadata: grpc.Metadata;
   /** When the caller stops waiting; undefined when it set no deadline. */
   deadline: Date | undefined;
@@ -32,13 +34,18 @@ export type ServiceHandlers<M extends MethodMap<M>> = {
     : UnaryHandler<RequestOf<M[K]>, ResponseOf<M[K]>>;
 };
 
+/**
+ * Who may call each method: token issuers (service names, or `gateway` for the admin command line).
+ * Every method must be listed, so a new RPC is closed until someone decides who needs it.
+ */
+export type AllowedCallers<M> = { [K in keyof M]: readonly string[] };
+
 type AnyHandler = (request: unknown, ctx: CallContext) => Promise<unknown> | AsyncIterable<unknown>;
 
 export interface GrpcServerOptions {
   serviceName: string;
-  /** The audience internal tokens must name: this service's own name. */
-  audience: string;
-  internalJwtSecret: string;
+  /** Checks internal tokens addressed to this service (its audience). */
+  verifier: TokenVerifier;
 }
 
 /**
@@ -62,19 +69,22 @@ export class GrpcServer {
     this.health.set('', 'NOT_SERVING');
   }
 
-  addService<M extends MethodMap<M>>(definition: grpc.ServiceDefinition, handlers: ServiceHandlers<M>): this {
+  addService<M extends MethodMap<M>>(definition: grpc.ServiceDefinition, handlers: ServiceHandlers<M>, callers: AllowedCallers<M>): this {
     if (this.started) throw new Error('GrpcServer: add services before start()');
     const name = serviceNameOf(definition);
     const given = handlers as Record<string, AnyHandler | undefined>;
+    const allowed = callers as Record<string, readonly string[] | undefined>;
     const implementation: grpc.UntypedServiceImplementation = {};
     // Fail at start-up, not with UNIMPLEMENTED at the first call.
     for (const [method, attrs] of Object.entries(definition)) {
       const handler = given[method];
       if (attrs.requestStream) throw new Error(`${name}/${method}: client-streaming methods are not supported`);
       if (!handler) throw new Error(`${name}/${method} has no handler`);
+      const callersOf = allowed[method];
+      if (!callersOf || callersOf.length === 0) throw new Error(`${name}/${method} has no allowed callers`);
       implementation[method] = attrs.responseStream
-        ? this.serverStream(attrs.path, handler as ServerStreamHandler<unknown, unknown>)
-        : this.unary(attrs.path, handler as UnaryHandler<unknown, unknown>);
+        ? this.serverStream(attrs.path, callersOf, handler as ServerStreamHandler<unknown, unknown>)
+        : this.unary(attrs.path, callersOf, handler as UnaryHandler<unknown, unknown>);
     }
     const unknown = Object.keys(given).filter((method) => !Object.hasOwn(definition, method));
     if (unknown.length > 0) throw new Error(`${name} has no method(s) ${unknown.join(', ')}`);
@@ -126,7 +136,7 @@ export class GrpcServer {
     return this.stopping;
   }
 
-  private unary(method: string, handler: UnaryHandler<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
+  private unary(method: string, callers: readonly string[], handler: UnaryHandler<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
     return (call, callback) => {
       const startedAt = performance.now();
       const requestId = firstString(call.metadata, REQUEST_ID_KEY) ?? randomUUID();
@@ -145,7 +155,7 @@ export class GrpcServer {
       void runWithContext({ requestId }, async () => {
         let response: unknown;
         try {
-          const claims = this.authenticate(call.metadata);
+          const claims = await this.authenticate(call.metadata, callers);
           caller = claims.issuer;
           setContext({ workspaceId: claims.workspaceId });
           const deadline = call.getDeadline();
@@ -153,6 +163,7 @@ export class GrpcServer {
             workspaceId: claims.workspaceId,
             requestId,
             ...(claims.plan ? { plan: claims.plan } : {}),
+            caller: claims.issuer,
             metadata: call.metadata,
             deadline: deadline === Infinity ? undefined : new Date(deadline),
           });
@@ -173,7 +184,7 @@ export class GrpcServer {
     };
   }
 
-  private serverStream(method: string, handler: ServerStreamHandler<unknown, unknown>): grpc.handleServerStreamingCall<unknown, unknown> {
+  private serverStream(method: string, callers: readonly string[], handler: ServerStreamHandler<unknown, unknown>): grpc.handleServerStreamingCall<unknown, unknown> {
     return (call) => {
       const startedAt = performance.now();
       const requestId = firstString(call.metadata, REQUEST_ID_KEY) ?? randomUUID();
@@ -181,7 +192,7 @@ export class GrpcServer {
       void runWithContext({ requestId }, async () => {
         let items = 0;
         try {
-          const claims = this.authenticate(call.metadata);
+          const claims = await this.authenticate(call.metadata, callers);
           caller = claims.issuer;
           setContext({ workspaceId: claims.workspaceId });
           const deadline = call.getDeadline();
@@ -189,6 +200,7 @@ export class GrpcServer {
             workspaceId: claims.workspaceId,
             requestId,
             ...(claims.plan ? { plan: claims.plan } : {}),
+            caller: claims.issuer,
             metadata: call.metadata,
             deadline: deadline === Infinity ? undefined : new Date(deadline),
           });
@@ -223,9 +235,10 @@ export class GrpcServer {
     };
   }
 
-  private authenticate(metadata: grpc.Metadata) {
+  /** A token signed by one of the method's allowed callers, with this service as audience. */
+  private authenticate(metadata: grpc.Metadata, callers: readonly string[]) {
     const token = bearerToken(firstString(metadata, AUTHORIZATION_KEY));
     if (!token) throw new InvalidInternalTokenError('missing bearer token');
-    return verifyInternalToken(token, { secret: this.options.internalJwtSecret, audience: this.options.audience });
+    return this.options.verifier.verify(token, callers);
   }
 }

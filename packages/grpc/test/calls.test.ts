@@ -1,9 +1,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { AppError } from '@social/errors';
-import { signInternalToken } from '@social/internal-auth';
+import { forgeToken, signTestToken, testSigner } from '@social/testkit';
 import { createLogger, runWithContext, setLogLevel } from '@social/logger';
 import { createGrpcClient, type CallContext } from '../src';
-import { echoDefinition, rawEcho, SECRET, sleep, startEcho, type RunningEcho } from './echo-fixture';
+import { echoDefinition, rawEcho, sleep, startEcho, type RunningEcho } from './echo-fixture';
 
 let running: RunningEcho | undefined;
 afterEach(async () => {
@@ -60,7 +60,7 @@ describe('a call through createGrpcClient', () => {
     expect(explicit.request_id).toBe('req-explicit');
   });
 
-  it('gives the handler the plan, the metadata and the deadline of the call', async () => {
+  it('gives the handler the caller, the metadata and the deadline of the call', async () => {
     let seen: CallContext | undefined;
     running = await startEcho(async (request, ctx) => {
       seen = ctx;
@@ -68,9 +68,10 @@ describe('a call through createGrpcClient', () => {
     });
     const before = Date.now();
 
-    await running.client().call('Echo', { message: 'x' }, { workspaceId: 'ws-2', plan: 'pro', deadlineMs: 1500 });
+    await running.client().call('Echo', { message: 'x' }, { workspaceId: 'ws-2', deadlineMs: 1500 });
 
-    expect(seen?.plan).toBe('pro');
+    expect(seen?.caller).toBe('posts');
+    expect(seen?.plan).toBeUndefined();
     expect(seen?.metadata.get('x-request-id')).toEqual([seen?.requestId]);
     expect(seen?.deadline?.getTime()).toBeGreaterThanOrEqual(before + 1400);
     expect(seen?.deadline?.getTime()).toBeLessThanOrEqual(Date.now() + 1500);
@@ -97,7 +98,7 @@ describe('logging', () => {
       level: 'info',
       method: '/testing.v1.EchoService/Echo',
       code: 'NOT_FOUND',
-      caller: 'tests',
+      caller: 'posts',
       requestId: 'req-log',
       workspaceId: 'ws-9',
     });
@@ -131,25 +132,46 @@ describe('internal authentication', () => {
 
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
-    expect((err as AppError).message).toContain('jwt audience invalid');
+    expect((err as AppError).message).toContain('claim aud rejected');
     expect(handlerCalls).toBe(0);
   });
 
   it('refuses an expired token', async () => {
-    const token = signInternalToken({ workspaceId: 'ws-1' }, { secret: SECRET, audience: 'echo', ttlSeconds: -10 });
+    const past = Math.floor(Date.now() / 1000) - 100;
+    const token = signTestToken('posts', 'echo', 'ws-1', { payload: { iat: past, exp: past + 60 } });
 
     const result = await rawEcho(running!.address, bearer(token));
 
-    expect(result).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'Invalid internal token: jwt expired.' });
+    expect(result).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'Invalid internal token: expired.' });
     expect(handlerCalls).toBe(0);
   });
 
   it('refuses a token signed with another secret', async () => {
-    const token = signInternalToken({ workspaceId: 'ws-1' }, { secret: 'not-the-secret', audience: 'echo' });
+    const token = forgeToken({ alg: 'HS256', secret: 'dev-only-internal-secret-change-me' }, { ws: 'ws-1', iss: 'posts', aud: 'echo' });
 
     const result = await rawEcho(running!.address, bearer(token));
 
     expect(result).toMatchObject({ code: grpc.status.UNAUTHENTICATED });
+    expect(handlerCalls).toBe(0);
+  });
+
+  it('refuses a service that is not on the method\'s allow-list, even the gateway', async () => {
+    for (const signer of [testSigner('media'), testSigner('gateway')]) {
+      const err = await running!.client({ signer }).call('Echo', { message: 'hi' }, { workspaceId: 'ws-1' }).catch((e: unknown) => e);
+
+      expect(err).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+      expect((err as AppError).message).toContain(`issuer ${signer.issuer} not allowed`);
+    }
+    expect(handlerCalls).toBe(0);
+  });
+
+  it('refuses a service key presented under another issuer\'s name', async () => {
+    // media's key, claiming to be posts (the allowed caller): the key id binds the key to media.
+    const token = signTestToken('media', 'echo', 'ws-1', { payload: { iss: 'posts' } });
+
+    const result = await rawEcho(running!.address, bearer(token));
+
+    expect(result).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'Invalid internal token: key does not belong to the issuer.' });
     expect(handlerCalls).toBe(0);
   });
 });
@@ -177,7 +199,7 @@ describe('errors thrown by a handler', () => {
     running = await startEcho(async () => {
       throw new AppError('INVALID_TRANSITION', 409, 'Cannot schedule an archived post.');
     });
-    const token = signInternalToken({ workspaceId: 'ws-1' }, { secret: SECRET, audience: 'echo' });
+    const token = signTestToken('posts', 'echo', 'ws-1');
 
     const result = await rawEcho(running.address, bearer(token));
 
@@ -270,7 +292,7 @@ describe('deadlines and reachability', () => {
     const address = running.address;
     await running.stop();
     running = undefined;
-    const client = createGrpcClient(echoDefinition, address, { audience: 'echo', internalJwtSecret: SECRET, issuer: 'tests' });
+    const client = createGrpcClient(echoDefinition, address, { audience: 'echo', signer: testSigner('posts') });
 
     const err = await client.call('Echo', { message: 'x' }, { workspaceId: 'ws-1' }).catch((e: unknown) => e);
     client.close();

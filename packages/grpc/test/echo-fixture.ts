@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
+import { testSigner, testVerifier } from '@social/testkit';
 import { createGrpcClient, GrpcServer, serviceDefinition, type CallContext, type GrpcClientOptions } from '../src';
 
-export const SECRET = 'test-internal-secret';
 export const echoDefinition = serviceDefinition('testing/v1/echo.proto', 'testing.v1.EchoService');
 
 export interface EchoRequest {
@@ -31,8 +31,9 @@ export interface RunningEcho {
 
 /** A real echo server on a free port, with the given handler. */
 export async function startEcho(handler: EchoHandler = echoBack): Promise<RunningEcho> {
-  const server = new GrpcServer({ serviceName: 'echo', audience: 'echo', internalJwtSecret: SECRET });
-  server.addService<EchoMethods>(echoDefinition, { Echo: handler });
+  const server = new GrpcServer({ serviceName: 'echo', verifier: testVerifier('echo') });
+  // Only `posts` may call Echo: tests sign as another service to see the allow-list refuse it.
+  server.addService<EchoMethods>(echoDefinition, { Echo: handler }, { Echo: ['posts'] });
   const port = await server.start('127.0.0.1', 0);
   const address = `127.0.0.1:${port}`;
   const clients: { close(): void }[] = [];
@@ -42,8 +43,7 @@ export async function startEcho(handler: EchoHandler = echoBack): Promise<Runnin
     client(options = {}) {
       const client = createGrpcClient<EchoMethods>(echoDefinition, address, {
         audience: 'echo',
-        internalJwtSecret: SECRET,
-        issuer: 'tests',
+        signer: testSigner('posts'),
         ...options,
       });
       clients.push(client);

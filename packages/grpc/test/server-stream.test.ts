@@ -1,6 +1,6 @@
 import { AppError } from '@social/errors';
 import { createGrpcClient, GrpcServer, serviceDefinition, type ServerStream } from '../src';
-import { SECRET } from './echo-fixture';
+import { testSigner, testVerifier } from '@social/testkit';
 
 const countDefinition = serviceDefinition('testing/v1/stream.proto', 'testing.v1.CountService');
 interface CountRequest {
@@ -20,7 +20,7 @@ let produced = 0;
 let finished = false;
 
 beforeAll(async () => {
-  server = new GrpcServer({ serviceName: 'count', audience: 'count', internalJwtSecret: SECRET });
+  server = new GrpcServer({ serviceName: 'count', verifier: testVerifier('count') });
   server.addService<CountMethods>(countDefinition, {
     Count: async function* (request, ctx) {
       finished = false;
@@ -35,13 +35,13 @@ beforeAll(async () => {
         finished = true;
       }
     },
-  });
+  }, { Count: ['publisher'] });
   address = `127.0.0.1:${await server.start('127.0.0.1', 0)}`;
 });
 afterAll(() => server.shutdown(100));
 
 const client = (audience = 'count') =>
-  createGrpcClient<CountMethods>(countDefinition, address, { audience, internalJwtSecret: SECRET, issuer: 'tests' });
+  createGrpcClient<CountMethods>(countDefinition, address, { audience, signer: testSigner('publisher') });
 
 describe('a server-streaming call', () => {
   it('delivers every item in order with the workspace of the token', async () => {

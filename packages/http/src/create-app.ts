@@ -1,10 +1,11 @@
 import express, { type Express, type NextFunction, type Request, type Response, type Router } from 'express';
 import { AppError, ErrorCodes, errorBody, toAppError } from '@social/errors';
 import { createLogger, errorFields, setContext } from '@social/logger';
-import { bearerToken, verifyInternalToken } from '@social/internal-auth';
+import { bearerToken, GATEWAY_ISSUER, type TokenVerifier } from '@social/internal-auth';
 import { requestContext } from './request-context';
 import { accessLog } from './access-log';
 import { httpMetrics, metricsEndpoint } from './metrics';
+import { checkHeaderCount, checkJsonValues, checkRequestTarget } from './input-guards';
 
 const log = createLogger('http');
 
@@ -14,11 +15,11 @@ export interface ReadinessCheck {
 }
 
 export interface ServiceAppOptions {
-  /** Audience of the internal JWT this service accepts (its own name). */
-  audience: string;
-  internalJwtSecret: string;
-  /** Routers mounted under /v2, behind internal auth. */
-  api: Router;
+  /**
+   * Routers mounted under /v2 behind internal auth: only tokens the gateway signed for this
+   * service's audience open them. Workers and the sandbox have no API.
+   */
+  api?: { router: Router; verifier: TokenVerifier };
   /** Routers mounted at the root without internal auth (e.g. the storage host). */
   publicRoutes?: Router;
   readiness?: ReadinessCheck[];
@@ -54,9 +55,10 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: results });
   });
 
+  app.use(checkHeaderCount, checkRequestTarget);
   if (opts.publicRoutes) app.use(opts.publicRoutes);
 
-  app.use('/v2', internalAuth(opts.audience, opts.internalJwtSecret), jsonBody(opts.jsonLimit ?? '1mb'), opts.api);
+  if (opts.api) app.use('/v2', internalAuth(opts.api.verifier), jsonBody(opts.jsonLimit ?? '1mb'), checkJsonValues, opts.api.router);
 
   app.use((req, _res, next) => {
     next(new AppError(ErrorCodes.NOT_FOUND, 404, `No route for ${req.method} ${req.path}.`));
@@ -65,18 +67,19 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   return app;
 }
 
-export function internalAuth(audience: string, secret: string) {
+/** Only the gateway's tokens open a service's HTTP API; another service's key is refused here. */
+export function internalAuth(verifier: TokenVerifier) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new AppError(ErrorCodes.UNAUTHENTICATED, 401, 'Missing internal token.'));
-    try {
-      const claims = verifyInternalToken(token, { secret, audience });
-      req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
-      setContext({ workspaceId: claims.workspaceId });
-      next();
-    } catch (err) {
-      next(err);
-    }
+    verifier.verify(token, [GATEWAY_ISSUER]).then(
+      (claims) => {
+        req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
+        setContext({ workspaceId: claims.workspaceId });
+        next();
+      },
+      next,
+    );
   };
 }
 
@@ -95,17 +98,24 @@ export function jsonBody(limit: string) {
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
       const e = err as { type?: string; status?: number; message?: string };
-      if (e.type === 'entity.too.large') {
-        return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit}.`));
+      switch (e.type) {
+        case 'entity.too.large':
+          return next(new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The request body is larger than ${limit}.`));
+        case 'entity.parse.failed':
+          return next(
+            new AppError(ErrorCodes.VALIDATION_FAILED, 400, 'The request body is not valid JSON.', {
+              details: [{ path: '', message: e.message ?? 'invalid JSON' }],
+            }),
+          );
+        case 'encoding.unsupported':
+          return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported Content-Encoding: send identity, gzip or deflate.'));
+        case 'charset.unsupported':
+          return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported charset: send the body as UTF-8.'));
+        default:
+          // Any other client fault body-parser finds (a body that does not inflate, an aborted
+          // request, a wrong Content-Length) keeps its 4xx (toAppError); only our own bugs are 5xx.
+          return next(err);
       }
-      if (e.type === 'entity.parse.failed') {
-        return next(
-          new AppError(ErrorCodes.VALIDATION_FAILED, 400, 'The request body is not valid JSON.', {
-            details: [{ path: '', message: e.message ?? 'invalid JSON' }],
-          }),
-        );
-      }
-      next(err);
     });
   };
 }

@@ -6,3 +6,4 @@ export * from './http-server';
 export * from './service-http';
 export * from './access-log';
 export * from './metrics';
+export * from './input-guards';

@@ -1,19 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { Router } from 'express';
 import { AppError } from '@social/errors';
-import { signInternalToken } from '@social/internal-auth';
+import { signTestToken, testVerifier } from '@social/testkit';
 import { setLogLevel } from '@social/logger';
 import { createServiceApp } from './create-app';
 import { listen, type RunningHttpServer } from './http-server';
 
 setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
 
-const SECRET = 'metrics-test-secret-0123456789';
-
 describe('GET /metrics of a service', () => {
   let server: RunningHttpServer;
   let base: string;
-  const token = signInternalToken({ workspaceId: 'ws-1' }, { secret: SECRET, audience: 'things' });
+  const token = signTestToken('gateway', 'things', 'ws-1');
 
   beforeAll(async () => {
     const things = Router();
@@ -23,7 +21,7 @@ describe('GET /metrics of a service', () => {
     });
     const api = Router();
     api.use('/', things);
-    const app = createServiceApp({ audience: 'things', internalJwtSecret: SECRET, api });
+    const app = createServiceApp({ api: { router: api, verifier: testVerifier('things') } });
     server = await listen(app, 0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   });

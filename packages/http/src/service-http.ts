@@ -1,13 +1,12 @@
 import type { Router } from 'express';
+import type { TokenVerifier } from '@social/internal-auth';
 import { createServiceApp, type ReadinessCheck } from './create-app';
 import { listen } from './http-server';
 
 export interface ServiceHttpOptions {
-  audience: string;
-  internalJwtSecret: string;
   host: string;
   port: number;
-  api: Router;
+  api?: { router: Router; verifier: TokenVerifier };
   publicRoutes?: Router;
   readiness?: ReadinessCheck[];
   jsonLimit?: string;

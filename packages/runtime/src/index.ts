@@ -38,7 +38,9 @@ export function runMain(serviceName: string, start: () => Promise<Stoppable>): v
     log.error('unhandled promise rejection', errorFields(reason));
   });
 
-  start()
+  // Through a promise, so a configuration error thrown at once is logged like any start-up failure.
+  Promise.resolve()
+    .then(start)
     .then((s) => {
       running = s;
       if (stopping) void s.destroy();

@@ -3,3 +3,4 @@ export * from './system';
 export * from './rabbit';
 export * from './memory';
 export * from './private-rabbit';
+export * from './test-keys';

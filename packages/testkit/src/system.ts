@@ -3,6 +3,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { dropDatabases, freePort, sleep, testEnv } from './test-env';
+import { issuerOfProcess } from './test-keys';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const run = promisify(execFile);
@@ -71,8 +72,14 @@ export class TestSystem {
     const spec = SPECS.find((s) => s.name === name)!;
     // e.g. TESTKIT_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile every process.
     const nodeArgs = process.env['TESTKIT_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+    // Each process gets only its own private key, as in production.
+    const own = issuerOfProcess(name);
+    const env: Record<string, string | undefined> = { ...process.env, ...this.env, SERVICE_NAME: name };
+    for (const key of Object.keys(env)) {
+      if (key.endsWith('_JWT_PRIVATE_KEY') && key !== `${own?.toUpperCase()}_JWT_PRIVATE_KEY`) delete env[key];
+    }
     const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, spec.entry)], {
-      env: { ...process.env, ...this.env, SERVICE_NAME: name },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: string[] = [];

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import mongoose from 'mongoose';
-import { signInternalToken } from '@social/internal-auth';
+import { randomSecret, signTestToken, testKeyEnv } from './test-keys';
 
-export const TEST_JWT_SECRET = 'test-internal-secret-0123456789';
+// Made once per test process, so in-process services and the processes a test starts agree.
+const STORAGE_SIGNING_SECRET = randomSecret();
+const PROFILE_TOKEN_KEY = randomSecret();
 
 /** Infrastructure URLs (set by jest's global setup) and a database prefix unique to this test file. */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
@@ -12,16 +14,20 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     AMQP_URL: process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672',
     REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     MONGO_DB_PREFIX: `t${randomBytes(4).toString('hex')}_`,
-    INTERNAL_JWT_SECRET: TEST_JWT_SECRET,
+    ...testKeyEnv(),
+    STORAGE_SIGNING_SECRET,
+    PROFILE_TOKEN_KEY,
+    // Failure injection in the network sandbox is for tests and development only.
+    SANDBOX_ADMIN: 'true',
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
     ...overrides,
   };
 }
 
-/** Headers a component test sends to a service directly, as the gateway would. */
+/** Headers a component test sends to a service directly, as the gateway would (its test key signs). */
 export function internalHeaders(audience: string, workspaceId: string, extra: Record<string, string> = {}) {
   return {
-    authorization: `Bearer ${signInternalToken({ workspaceId }, { secret: TEST_JWT_SECRET, audience })}`,
+    authorization: `Bearer ${signTestToken('gateway', audience, workspaceId)}`,
     'content-type': 'application/json',
     ...extra,
   };

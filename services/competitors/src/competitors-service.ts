@@ -4,6 +4,7 @@ import { Broker, type ConsumerHandle } from '@social/events';
 import type { GrpcServer } from '@social/grpc';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { verifierFor } from '@social/internal-auth';
 import { createNetworkAdapter, type NetworkAdapter } from '@social/networks';
 import { competitorsDbName, type CompetitorsConfig } from './config';
 import { profileAuthRevokedHandler } from './consumers/profile-auth-revoked.consumer';
@@ -55,6 +56,8 @@ export class CompetitorsService {
   }
 
   static async create(cfg: CompetitorsConfig): Promise<CompetitorsService> {
+    // Keys first: a bad one fails start-up at once, naming its variable.
+    const verifier = verifierFor(cfg.internalJwtPublicKeys, 'competitors');
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: competitorsDbName(cfg) });
     const profiles = new ProfileRepository(mongo);
     const competitors = new CompetitorRepository(mongo);
@@ -90,7 +93,7 @@ export class CompetitorsService {
     };
 
     const consumer = await broker.consume(cfg.eventsQueue, [profileAuthRevoked], profileAuthRevokedHandler(profiles));
-    const grpc = createGrpcServer({ internalJwtSecret: cfg.internalJwtSecret, profiles: profilesDeps, competitors: competitorsDeps });
+    const grpc = createGrpcServer({ verifier, profiles: profilesDeps, competitors: competitorsDeps });
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
 
     const api = Router();
@@ -98,11 +101,11 @@ export class CompetitorsService {
     api.use(competitorsRoutes(competitorsDeps));
     api.use(searchRoutes({ profiles, adapter, cipher }));
     const http = await startServiceHttp({
-      audience: 'competitors',
-      internalJwtSecret: cfg.internalJwtSecret,
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '16kb',
       host: cfg.host,
       port: cfg.port,
-      api,
+      api: { router: api, verifier },
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         // Not a hard dependency of requests (events wait in the outbox), but the consumer needs it.

@@ -1,10 +1,11 @@
-import { commonSpec, DEFAULT_PLAN, loadConfig, mongoDbPrefixSpec, parsePlans, type VarSpec } from '@social/config';
+import { commonSpec, DEFAULT_PLAN, loadConfig, mongoDbPrefixSpec, parsePlans, publicKeysSpec, type VarSpec } from '@social/config';
 import { PROFILES_EXCHANGE } from '@social/contracts';
 import { networksSpec } from '@social/networks';
 
 export const competitorsSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  ...publicKeysSpec,
   ...networksSpec,
   port: { env: 'COMPETITORS_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8083 },
   grpcPort: { env: 'COMPETITORS_GRPC_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 9083 },
@@ -19,8 +20,8 @@ export const competitorsSpec = {
   tokenKey: {
     env: 'PROFILE_TOKEN_KEY',
     type: 'string',
-    minLength: 16,
-    default: 'dev-only-profile-token-key-change-me',
+    required: true,
+    secret: true,
     description: 'Secret that encrypts stored network access tokens (AES-256-GCM, key = SHA-256 of it).',
   },
   profilesExchange: {

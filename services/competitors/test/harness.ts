@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { COMPETITORS_PROTO, PROFILES_SERVICE, type ProfilesServiceMethods } from '@social/contracts';
 import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
-import { signInternalToken } from '@social/internal-auth';
 import { setLogLevel } from '@social/logger';
-import { dropDatabases, TEST_JWT_SECRET, testEnv } from '@social/testkit';
+import { dropDatabases, signTestToken, testEnv, testSigner } from '@social/testkit';
 import { startSandbox, type Sandbox } from '../../network-sandbox/test/sandbox-harness';
 import { loadCompetitorsConfig } from '../src/config';
 import { CompetitorsService } from '../src/competitors-service';
+import { COMPETITORS_RPC_CALLERS } from '../src/grpc';
 
 setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'warn');
 
@@ -66,12 +66,27 @@ export async function startHarness(plans: Record<string, { competitors: number }
     PLANS: JSON.stringify(plans),
   });
   const service = await CompetitorsService.create(cfg);
-  const grpc = createGrpcClient<ProfilesServiceMethods>(serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE), `127.0.0.1:${service.grpcPort}`, {
-    audience: 'competitors',
-    internalJwtSecret: TEST_JWT_SECRET,
-    issuer: 'test',
-    defaultDeadlineMs: 10000,
-  });
+  // Each method is called as the first caller its allow-list names (ConnectProfile as the gateway's
+  // admin command line, GetPublishCredentials as the publisher, …), so the real allow-list is used.
+  const clients = new Map<string, GrpcClient<ProfilesServiceMethods>>();
+  const as = (method: keyof typeof COMPETITORS_RPC_CALLERS) => {
+    const issuer = COMPETITORS_RPC_CALLERS[method][0];
+    let client = clients.get(issuer);
+    if (!client) {
+      client = createGrpcClient<ProfilesServiceMethods>(serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE), `127.0.0.1:${service.grpcPort}`, {
+        audience: 'competitors',
+        signer: testSigner(issuer),
+        defaultDeadlineMs: 10000,
+      });
+      clients.set(issuer, client);
+    }
+    return client;
+  };
+  const grpc: GrpcClient<ProfilesServiceMethods> = {
+    call: (method, request, options) => as(method).call(method, request, options),
+    stream: (method, request, options) => as(method).stream(method, request, options),
+    close: () => clients.forEach((c) => c.close()),
+  };
   const base = `http://127.0.0.1:${service.port}/v2`;
 
   return {
@@ -83,10 +98,7 @@ export async function startHarness(plans: Record<string, { competitors: number }
       ch.publish(exchange, routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
     },
     async api(method, path, opts = {}) {
-      const token = signInternalToken(
-        { workspaceId: opts.ws ?? 'ws-a', ...(opts.plan ? { plan: opts.plan } : {}) },
-        { secret: TEST_JWT_SECRET, audience: 'competitors' },
-      );
+      const token = signTestToken('gateway', 'competitors', opts.ws ?? 'ws-a', opts.plan ? { payload: { plan: opts.plan } } : {});
       const res = await fetch(`${base}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }) },

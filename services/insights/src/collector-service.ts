@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { TokenSigner } from '@social/internal-auth';
 import Redis from 'ioredis';
 import { collectionRequested } from '@social/contracts';
 import { Broker, idempotent, MongoProcessedEventStore } from '@social/events';
@@ -56,9 +56,8 @@ export class CollectorService {
     const locks = new RedisLocks(redis, cfg.mongoDbPrefix);
     const adapter = createNetworkAdapter(cfg);
     const profiles = grpcProfileDirectory(cfg.competitorsGrpcUrl, {
-      internalJwtSecret: cfg.internalJwtSecret,
+      signer: new TokenSigner('insights', cfg.jwtPrivateKey),
       deadlineMs: cfg.neighbourDeadlineMs,
-      issuer: 'insights',
     });
     const collect = new CollectTarget(adapter, profiles, daily, posts, targets, locks, {
       retry: { attempts: cfg.networkAttempts, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
@@ -111,9 +110,6 @@ export class CollectorService {
 
     const draining = { value: false };
     const app = createServiceApp({
-      audience: 'insights',
-      internalJwtSecret: cfg.internalJwtSecret,
-      api: Router(),
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'broker', check: () => broker.isReady() },

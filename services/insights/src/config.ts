@@ -1,9 +1,12 @@
-import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { commonSpec, loadConfig, mongoDbPrefixSpec, privateKeySpec, publicKeysSpec, type VarSpec } from '@social/config';
 import { networksSpec } from '@social/networks';
 
 export const insightsSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  ...publicKeysSpec,
+  /** The API and the collector call neighbours as `insights`. */
+  jwtPrivateKey: privateKeySpec('insights'),
   ...networksSpec,
   port: { env: 'INSIGHTS_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8084 },
   /** Health and readiness of a collector process (it serves no API). */

@@ -1,3 +1,4 @@
+import { TokenSigner, verifierFor } from '@social/internal-auth';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { grpcPublishedPosts, type PublishedPostsDirectory } from './clients/posts.client';
@@ -24,20 +25,23 @@ export class InsightsService {
   }
 
   static async create(cfg: InsightsConfig): Promise<InsightsService> {
+    // Keys first: a bad one fails start-up at once, naming its variable.
+    const verifier = verifierFor(cfg.internalJwtPublicKeys, 'insights');
+    const signer = new TokenSigner('insights', cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: insightsDbName(cfg) });
     const daily = new DailyInsightsRepository(mongo);
     const posts = new PostInsightsRepository(mongo);
     await syncIndexes(mongo);
-    const deadline = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
-    const profiles = grpcProfileDirectory(cfg.competitorsGrpcUrl, { ...deadline, issuer: 'insights' });
+    const deadline = { signer, deadlineMs: cfg.neighbourDeadlineMs };
+    const profiles = grpcProfileDirectory(cfg.competitorsGrpcUrl, deadline);
     const published = grpcPublishedPosts(cfg.postsGrpcUrl, deadline);
     const read = new ReadInsights(profiles, published, daily, posts);
     const http = await startServiceHttp({
-      audience: 'insights',
-      internalJwtSecret: cfg.internalJwtSecret,
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '4kb',
       host: cfg.host,
       port: cfg.port,
-      api: insightsRouter(read),
+      api: { router: insightsRouter(read), verifier },
       readiness: [{ name: 'mongo', check: () => isMongoReady(mongo) }],
     });
     log.info('insights listening', { port: http.port });

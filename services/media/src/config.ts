@@ -1,4 +1,4 @@
-import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { commonSpec, loadConfig, mongoDbPrefixSpec, privateKeySpec, publicKeysSpec, type VarSpec } from '@social/config';
 
 const MB = 1024 * 1024;
 
@@ -6,17 +6,15 @@ const MB = 1024 * 1024;
 export const mediaSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  ...publicKeysSpec,
+  jwtPrivateKey: privateKeySpec('media'),
   port: { env: 'MEDIA_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8082 },
   grpcPort: { env: 'MEDIA_GRPC_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 9082 },
   workerPort: { env: 'MEDIA_WORKER_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8086 },
   postsGrpcUrl: { env: 'POSTS_GRPC_URL', type: 'string', default: '127.0.0.1:9081' },
   publicBaseUrl: { env: 'PUBLIC_BASE_URL', type: 'string', format: 'uri', default: 'http://127.0.0.1:8080' },
-  storageSigningSecret: {
-    env: 'STORAGE_SIGNING_SECRET',
-    type: 'string',
-    minLength: 16,
-    default: 'dev-only-storage-secret-change-me',
-  },
+  /** HMAC key of signed storage addresses; a published or short one refuses start-up. */
+  storageSigningSecret: { env: 'STORAGE_SIGNING_SECRET', type: 'string', required: true, secret: true },
   uploadUrlTtlSeconds: { env: 'UPLOAD_URL_TTL_SECONDS', type: 'integer', minimum: 10, default: 900 },
   fileUrlTtlSeconds: { env: 'FILE_URL_TTL_SECONDS', type: 'integer', minimum: 10, default: 3600 },
   maxUploadBytes: { env: 'MAX_UPLOAD_BYTES', type: 'integer', minimum: 1, default: 500 * MB },

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { Broker } from '@social/events';
 import { GrpcServer } from '@social/grpc';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
+import { TokenSigner, verifierFor } from '@social/internal-auth';
 import { createLogger } from '@social/logger';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { PostsUsageClient } from './clients/posts-usage.client';
@@ -12,7 +13,7 @@ import { LocalImageProvider } from './domain/generation/local-image-provider';
 import { OpenAiImageProvider } from './domain/generation/openai-image-provider';
 import type { MediaUsage } from './domain/ports';
 import { batchGetMedia } from './grpc/batch-get-media';
-import { mediaDefinition, type MediaMethods } from './grpc/media.grpc';
+import { MEDIA_RPC_CALLERS, mediaDefinition, type MediaMethods } from './grpc/media.grpc';
 import { readMediaFile } from './grpc/read-media-file';
 import { assistantRoutes } from './http/assistant.routes';
 import { mediaRoutes } from './http/media.routes';
@@ -50,11 +51,14 @@ export class MediaService {
   }
 
   static async create(cfg: MediaConfig, overrides: MediaServiceOverrides = {}): Promise<MediaService> {
+    // Keys first: a bad one fails start-up at once, naming its variable.
+    const verifier = verifierFor(cfg.internalJwtPublicKeys, 'media');
+    const signer = new TokenSigner('media', cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: mediaDbName(cfg) });
     const ctx = buildContext(cfg, mongo, overrides);
     await syncIndexes(mongo);
     const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'media', topology: mediaTopology });
-    const posts = overrides.usage ? undefined : new PostsUsageClient(cfg.postsGrpcUrl, cfg.internalJwtSecret);
+    const posts = overrides.usage ? undefined : new PostsUsageClient(cfg.postsGrpcUrl, signer);
     const library = {
       ...ctx,
       queue: new BrokerProcessingQueue(broker),
@@ -65,19 +69,23 @@ export class MediaService {
     api.use(mediaRoutes(library, cfg.maxUploadBytes));
     api.use(assistantRoutes({ ...ctx, provider: overrides.provider ?? imageProviderFor(cfg) }));
 
-    const grpc = new GrpcServer({ serviceName: 'media', audience: 'media', internalJwtSecret: cfg.internalJwtSecret });
-    grpc.addService<MediaMethods>(mediaDefinition, {
-      BatchGetMedia: batchGetMedia(ctx.repo, ctx.urls),
-      ReadMediaFile: readMediaFile(ctx.repo, ctx.store),
-    });
+    const grpc = new GrpcServer({ serviceName: 'media', verifier });
+    grpc.addService<MediaMethods>(
+      mediaDefinition,
+      {
+        BatchGetMedia: batchGetMedia(ctx.repo, ctx.urls),
+        ReadMediaFile: readMediaFile(ctx.repo, ctx.store),
+      },
+      MEDIA_RPC_CALLERS,
+    );
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
 
     const http = await startServiceHttp({
-      audience: 'media',
-      internalJwtSecret: cfg.internalJwtSecret,
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '16kb',
       host: cfg.host,
       port: cfg.port,
-      api,
+      api: { router: api, verifier },
       publicRoutes: storageRoutes({ ...ctx, maxUploadBytes: cfg.maxUploadBytes }),
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import { Broker, type ConsumerHandle } from '@social/events';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { createLogger, errorFields, runWithContext } from '@social/logger';
@@ -53,11 +52,8 @@ export class MediaWorker {
       { prefetch: cfg.workerPrefetch },
     );
     const http = await startServiceHttp({
-      audience: 'media-worker',
-      internalJwtSecret: cfg.internalJwtSecret,
       host: cfg.host,
       port: cfg.workerPort,
-      api: Router(),
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'broker', check: () => broker.isReady() },

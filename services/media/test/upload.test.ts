@@ -1,5 +1,5 @@
 import { createGrpcClient, type GrpcClient } from '@social/grpc';
-import { TEST_JWT_SECRET } from '@social/testkit';
+import { testSigner } from '@social/testkit';
 import sharp from 'sharp';
 import { UrlSigner, uploadPath } from '../src/domain/signing';
 import { mediaDefinition, type MediaMethods } from '../src/grpc/media.grpc';
@@ -14,8 +14,7 @@ beforeAll(async () => {
   h = await startMedia({ MAX_UPLOAD_BYTES: String(4 * 1024 * 1024) }, { usage: { count: async () => usage } });
   grpc = createGrpcClient<MediaMethods>(mediaDefinition, `127.0.0.1:${h.service.grpcPort}`, {
     audience: 'media',
-    issuer: 'tests',
-    internalJwtSecret: TEST_JWT_SECRET,
+    signer: testSigner('publisher'),
   });
 });
 afterAll(async () => {

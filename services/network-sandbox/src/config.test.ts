@@ -1,15 +1,16 @@
 import { readConfig } from './config';
 
 describe('readConfig', () => {
-  it('defaults to port 8090, admin routes on in development, and a per-prefix database', () => {
+  it('defaults to port 8090, admin routes off, and a per-prefix database', () => {
     const cfg = readConfig({});
-    expect(cfg).toMatchObject({ port: 8090, adminEnabled: true, dbName: 'social_network_sandbox', seed: 'social-sandbox' });
+    expect(cfg).toMatchObject({ port: 8090, adminEnabled: false, dbName: 'social_network_sandbox', seed: 'social-sandbox' });
     expect(readConfig({ MONGO_DB_PREFIX: 'x_' }).dbName).toBe('x_network_sandbox');
   });
 
-  it('turns admin routes off in production unless SANDBOX_ADMIN says otherwise', () => {
-    expect(readConfig({ NODE_ENV: 'production' }).adminEnabled).toBe(false);
+  it('turns admin routes on only when SANDBOX_ADMIN says so, in any environment', () => {
+    expect(readConfig({ NODE_ENV: 'development' }).adminEnabled).toBe(false);
     expect(readConfig({ SANDBOX_ADMIN: 'false' }).adminEnabled).toBe(false);
+    expect(readConfig({ SANDBOX_ADMIN: 'true' }).adminEnabled).toBe(true);
     expect(readConfig({ NODE_ENV: 'production', SANDBOX_ADMIN: 'true' }).adminEnabled).toBe(true);
   });
 

@@ -14,7 +14,8 @@ export const sandboxSpec = {
   admin: {
     env: 'SANDBOX_ADMIN',
     type: 'boolean',
-    description: 'Mounts /sandbox/admin (failure injection, latency, published posts). Default: on unless NODE_ENV=production.',
+    default: false,
+    description: 'Mounts /sandbox/admin (failure injection, latency, published posts). Off unless set: pnpm start and the tests set it.',
   },
   nodeEnv: { env: 'NODE_ENV', type: 'string', default: 'development' },
   publicUrl: {
@@ -31,11 +32,10 @@ export interface SandboxConfig {
   mongoUrl: string;
   dbName: string;
   seed: string;
-  /** Failure injection must never be reachable in production by accident: off there unless set. */
+  /** Failure injection must never be reachable by accident: off unless SANDBOX_ADMIN=true. */
   adminEnabled: boolean;
   production: boolean;
   publicUrl: string | undefined;
-  internalJwtSecret: string;
   shutdownGraceMs: number;
   logLevel: string;
 }
@@ -49,10 +49,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig 
     mongoUrl: c.mongoUrl,
     dbName: `${c.mongoDbPrefix}network_sandbox`,
     seed: c.seed,
-    adminEnabled: c.admin ?? !production,
+    adminEnabled: c.admin,
     production,
     publicUrl: c.publicUrl?.replace(/\/$/, ''),
-    internalJwtSecret: c.internalJwtSecret,
     shutdownGraceMs: c.shutdownGraceMs,
     logLevel: c.logLevel,
   };

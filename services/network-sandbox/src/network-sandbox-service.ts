@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { Router } from 'express';
 import { closeMongo, type Connection, connectMongo, isMongoReady, syncIndexes } from '@social/mongo';
 import { createServiceApp, listen, type RunningHttpServer } from '@social/http';
 import type { SandboxConfig } from './config';
@@ -61,17 +60,16 @@ export class NetworkSandboxService {
 
   async start(): Promise<void> {
     const app = createServiceApp({
-      audience: 'network-sandbox',
-      internalJwtSecret: this.cfg.internalJwtSecret,
-      // Nothing behind internal auth: the sandbox plays external networks, called directly.
-      api: Router(),
+      // No API behind internal auth: the sandbox plays external networks, called directly.
       publicRoutes: sandboxRouter(this.ctx, { admin: this.cfg.adminEnabled }),
       readiness: [{ name: 'mongo', check: () => isMongoReady(this.conn) }],
       isDraining: () => this.draining,
     });
     this.server = await listen(app, this.cfg.port, this.cfg.host);
-    if (this.cfg.adminEnabled && this.cfg.production) {
-      log.warn('SANDBOX_ADMIN is on in production: anyone reaching the sandbox can inject failures');
+    if (this.cfg.adminEnabled) {
+      log.warn(
+        `SANDBOX_ADMIN is on: /sandbox/admin lets anyone who reaches this port inject failures and read published posts${this.cfg.production ? ' (NODE_ENV=production!)' : ''}; leave it off outside tests and development`,
+      );
     }
     log.info('network sandbox listening', { port: this.server.port, admin: this.cfg.adminEnabled, dbName: this.cfg.dbName });
   }

@@ -1,7 +1,8 @@
 import { ConfigError } from '@social/config';
+import { testKeyEnv } from '@social/testkit';
 import { loadPostsConfig } from './config';
 
-const base = { MONGO_URL: 'mongodb://127.0.0.1:27017/', AMQP_URL: 'amqp://127.0.0.1', INTERNAL_JWT_SECRET: 'x'.repeat(32) };
+const base = { MONGO_URL: 'mongodb://127.0.0.1:27017/', AMQP_URL: 'amqp://127.0.0.1', ...testKeyEnv() };
 
 describe('posts configuration', () => {
   it('claims tasks 2 s ahead with a 30 s lease by default', () => {

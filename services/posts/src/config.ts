@@ -1,8 +1,10 @@
-import { commonSpec, ConfigError, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { commonSpec, ConfigError, loadConfig, mongoDbPrefixSpec, privateKeySpec, publicKeysSpec, type VarSpec } from '@social/config';
 
 export const postsSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  ...publicKeysSpec,
+  jwtPrivateKey: privateKeySpec('posts'),
   port: { env: 'POSTS_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8081 },
   grpcPort: { env: 'POSTS_GRPC_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 9081 },
   mediaGrpcUrl: { env: 'MEDIA_GRPC_URL', type: 'string', default: '127.0.0.1:9082' },

@@ -4,6 +4,7 @@ import { Broker, type ConsumerHandle } from '@social/events';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import type { GrpcServer } from '@social/grpc';
+import { TokenSigner, verifierFor } from '@social/internal-auth';
 import { createLogger } from '@social/logger';
 import { grpcMediaDirectory, type MediaDirectory } from './clients/media.client';
 import { grpcProfileDirectory, type ProfileDirectory } from './clients/profiles.client';
@@ -41,12 +42,15 @@ export class PostsService {
   }
 
   static async create(cfg: PostsConfig): Promise<PostsService> {
+    // Keys first: a bad one fails start-up at once, naming its variable.
+    const verifier = verifierFor(cfg.internalJwtPublicKeys, 'posts');
+    const signer = new TokenSigner('posts', cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: postsDbName(cfg) });
     const labels = new LabelRepository(mongo);
     const posts = new PostRepository(mongo);
     const tasks = new PublishTaskRepository(mongo);
     await syncIndexes(mongo);
-    const neighbourOpts = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
+    const neighbourOpts = { signer, deadlineMs: cfg.neighbourDeadlineMs };
     const media: MediaDirectory = grpcMediaDirectory(cfg.mediaGrpcUrl, neighbourOpts);
     const profiles: ProfileDirectory = grpcProfileDirectory(cfg.competitorsGrpcUrl, neighbourOpts);
     const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'posts', topology: postsTopology });
@@ -76,14 +80,14 @@ export class PostsService {
     const api = Router();
     api.use(labelsRoutes(labels));
     api.use(postsRoutes(useCases));
-    const grpc = postsGrpcServer(posts, cfg.internalJwtSecret);
+    const grpc = postsGrpcServer(posts, verifier);
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
     const http = await startServiceHttp({
-      audience: 'posts',
-      internalJwtSecret: cfg.internalJwtSecret,
+      // The largest request body this API takes (the gateway checks the same per route).
+      jsonLimit: '256kb',
       host: cfg.host,
       port: cfg.port,
-      api,
+      api: { router: api, verifier },
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'broker', check: () => broker.isReady() },

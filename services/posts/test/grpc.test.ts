@@ -1,12 +1,13 @@
 import mongoose from 'mongoose';
 import { createGrpcClient, serviceDefinition } from '@social/grpc';
-import { TEST_JWT_SECRET } from '@social/testkit';
+import { testSigner } from '@social/testkit';
 import { postsDbName } from '../src/config';
-import type { PostsMethods } from '../src/grpc';
+import { POSTS_RPC_CALLERS, type PostsMethods } from '../src/grpc';
 import { startHarness, type Harness } from './support/harness';
 
 let h: Harness;
-let client: ReturnType<typeof createGrpcClient<PostsMethods>>;
+type Client = ReturnType<typeof createGrpcClient<PostsMethods>>;
+let client: Client;
 const WS = 'ws-grpc';
 
 beforeAll(async () => {
@@ -15,11 +16,19 @@ beforeAll(async () => {
   h.profiles.add(WS, { id: 'vd', net: 'videoNet' });
   h.media.add(WS, { id: 'img' });
   h.media.add(WS, { id: 'vid', mime: 'video/mp4' });
-  client = createGrpcClient<PostsMethods>(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), `127.0.0.1:${h.service.grpcPort}`, {
-    audience: 'posts',
-    issuer: 'tests',
-    internalJwtSecret: TEST_JWT_SECRET,
-  });
+  // Each method is called as the caller its allow-list names, so the real allow-list is used.
+  const address = `127.0.0.1:${h.service.grpcPort}`;
+  const definition = serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
+  const byCaller = Object.fromEntries(
+    Object.entries(POSTS_RPC_CALLERS).map(([method, [issuer]]) => [method, createGrpcClient<PostsMethods>(definition, address, { audience: 'posts', signer: testSigner(issuer) })]),
+  ) as Record<keyof PostsMethods, Client>;
+  client = {
+    call: (method, request, options) => byCaller[method].call(method, request, options),
+    stream: () => {
+      throw new Error('posts.v1 has no streams');
+    },
+    close: () => Object.values(byCaller).forEach((c) => c.close()),
+  };
 });
 afterAll(async () => {
   client?.close();

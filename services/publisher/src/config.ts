@@ -1,9 +1,10 @@
-import { commonSpec, loadConfig, mongoDbPrefixSpec, type VarSpec } from '@social/config';
+import { commonSpec, loadConfig, mongoDbPrefixSpec, privateKeySpec, type VarSpec } from '@social/config';
 import { networksSpec } from '@social/networks';
 
 export const publisherSpec = {
   ...commonSpec,
   ...mongoDbPrefixSpec,
+  jwtPrivateKey: privateKeySpec('publisher'),
   ...networksSpec,
   port: { env: 'PUBLISHER_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8085 },
   postsGrpcUrl: { env: 'POSTS_GRPC_URL', type: 'string', default: '127.0.0.1:9081' },

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { TokenSigner } from '@social/internal-auth';
 import { PUBLISH_JOBS_QUEUE, publishRequested } from '@social/contracts';
 import { Broker, type ConsumerHandle } from '@social/events';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
@@ -35,6 +35,8 @@ export class PublisherService {
   }
 
   static async create(cfg: PublisherConfig): Promise<PublisherService> {
+    // The key first: a bad one fails start-up at once, naming its variable.
+    const signer = new TokenSigner('publisher', cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: publisherDbName(cfg) });
     attemptModel(mongo);
     await syncIndexes(mongo);
@@ -43,7 +45,7 @@ export class PublisherService {
       connectionName: 'publisher',
       topology: publisherTopology(cfg.jobDeliveryLimit),
     });
-    const grpcOpts = { internalJwtSecret: cfg.internalJwtSecret, deadlineMs: cfg.neighbourDeadlineMs };
+    const grpcOpts = { signer, deadlineMs: cfg.neighbourDeadlineMs };
     const posts = grpcPostSource(cfg.postsGrpcUrl, grpcOpts);
     const media = grpcMediaSource(cfg.mediaGrpcUrl, grpcOpts);
     const credentials = grpcCredentialSource(cfg.competitorsGrpcUrl, { ...grpcOpts, cacheMs: cfg.credentialsCacheMs });
@@ -63,11 +65,8 @@ export class PublisherService {
       onInvalid: invalidJobHandler(useCase),
     });
     const http = await startServiceHttp({
-      audience: 'publisher',
-      internalJwtSecret: cfg.internalJwtSecret,
       host: cfg.host,
       port: cfg.port,
-      api: Router(),
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'broker', check: () => broker.isReady() },

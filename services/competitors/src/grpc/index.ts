@@ -1,5 +1,6 @@
 import { COMPETITORS_PROTO, PROFILES_SERVICE, type ProfilesServiceMethods } from '@social/contracts';
 import { GrpcServer, serviceDefinition, type ServiceHandlers } from '@social/grpc';
+import type { TokenVerifier } from '@social/internal-auth';
 import type { CompetitorsDeps } from '../domain/competitors.use-cases';
 import type { ProfilesDeps } from '../domain/profiles.use-cases';
 import { connectProfileRpc, connectSandboxProfilesRpc } from './connect-profile.rpc';
@@ -7,7 +8,19 @@ import { getCompetitorRpc } from './get-competitor.rpc';
 import { getProfilesRpc } from './get-profiles.rpc';
 import { getPublishCredentialsRpc } from './get-publish-credentials.rpc';
 
-export function createGrpcServer(opts: { internalJwtSecret: string; profiles: ProfilesDeps; competitors: CompetitorsDeps }): GrpcServer {
+/**
+ * Who may call what (docs/internal-auth.md). Decrypted network tokens go only to the workers that
+ * act on the network with them; connecting profiles is the admin command line's (gateway key).
+ */
+export const COMPETITORS_RPC_CALLERS = {
+  GetProfiles: ['posts', 'insights'],
+  GetPublishCredentials: ['publisher', 'insights'],
+  GetCompetitor: ['insights'],
+  ConnectProfile: ['gateway'],
+  ConnectSandboxProfiles: ['gateway'],
+} as const;
+
+export function createGrpcServer(opts: { verifier: TokenVerifier; profiles: ProfilesDeps; competitors: CompetitorsDeps }): GrpcServer {
   const handlers: ServiceHandlers<ProfilesServiceMethods> = {
     GetProfiles: getProfilesRpc(opts.profiles.profiles),
     GetPublishCredentials: getPublishCredentialsRpc(opts.profiles.profiles, opts.profiles.cipher),
@@ -15,8 +28,9 @@ export function createGrpcServer(opts: { internalJwtSecret: string; profiles: Pr
     ConnectProfile: connectProfileRpc(opts.profiles),
     ConnectSandboxProfiles: connectSandboxProfilesRpc(opts.profiles),
   };
-  return new GrpcServer({ serviceName: 'competitors', audience: 'competitors', internalJwtSecret: opts.internalJwtSecret }).addService(
+  return new GrpcServer({ serviceName: 'competitors', verifier: opts.verifier }).addService(
     serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE),
     handlers,
+    COMPETITORS_RPC_CALLERS,
   );
 }

@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 export interface PublishedPostMessage {
@@ -19,11 +20,10 @@ export interface PublishedPostsDirectory {
 
 const postsDefinition = () => serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
 
-export function grpcPublishedPosts(address: string, opts: { internalJwtSecret: string; deadlineMs: number }): PublishedPostsDirectory {
+export function grpcPublishedPosts(address: string, opts: { signer: TokenSigner; deadlineMs: number }): PublishedPostsDirectory {
   const client: GrpcClient<PostsMethods> = createGrpcClient<PostsMethods>(postsDefinition(), address, {
     audience: 'posts',
-    issuer: 'insights',
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   return {

@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { toAppError } from '@social/errors';
 import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
@@ -57,11 +58,10 @@ export interface ProfileDirectory {
 
 const profilesDefinition = () => serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService');
 
-export function grpcProfileDirectory(address: string, opts: { internalJwtSecret: string; deadlineMs: number; issuer: string }): ProfileDirectory {
+export function grpcProfileDirectory(address: string, opts: { signer: TokenSigner; deadlineMs: number }): ProfileDirectory {
   const client: GrpcClient<ProfilesMethods> = createGrpcClient<ProfilesMethods>(profilesDefinition(), address, {
     audience: 'competitors',
-    issuer: opts.issuer,
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   const isNotFound = (err: unknown) => toAppError(err).status === 404;

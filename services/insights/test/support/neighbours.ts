@@ -1,6 +1,6 @@
 import { AppError, ErrorCodes } from '@social/errors';
 import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
-import { TEST_JWT_SECRET } from '@social/testkit';
+import { everyMethod, testVerifier } from '@social/testkit';
 import type { ProfilesServiceMethods } from '@social/contracts';
 
 /** The posts RPCs this stand-in answers (the others answer UNIMPLEMENTED). */
@@ -51,7 +51,7 @@ export class FakeCompetitors {
     const check = () => {
       if (this.down) throw new AppError(ErrorCodes.SERVICE_UNAVAILABLE, 503, 'down for the test');
     };
-    this.server = new GrpcServer({ serviceName: 'competitors', audience: 'competitors', internalJwtSecret: TEST_JWT_SECRET });
+    this.server = new GrpcServer({ serviceName: 'competitors', verifier: testVerifier('competitors') });
     this.server.addService<ProfilesServiceMethods>(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), {
       GetProfiles: async (req: { ids: string[] }, ctx: CallContext) => {
         check();
@@ -75,7 +75,7 @@ export class FakeCompetitors {
       },
       ConnectProfile: unimplemented,
       ConnectSandboxProfiles: unimplemented,
-    });
+    }, everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['insights']));
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', 0)}`;
   }
 
@@ -102,7 +102,7 @@ export class FakePosts {
   }
 
   async start(): Promise<void> {
-    this.server = new GrpcServer({ serviceName: 'posts', audience: 'posts', internalJwtSecret: TEST_JWT_SECRET });
+    this.server = new GrpcServer({ serviceName: 'posts', verifier: testVerifier('posts') });
     this.server.addService<PostsTestMethods>(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
       FindPublishedByLabels: async (req: { label_ids: string[]; profile_id: string }, ctx: CallContext) => {
         this.calls += 1;
@@ -115,7 +115,7 @@ export class FakePosts {
       },
       GetPostForPublishing: unimplemented,
       CountMediaUsage: unimplemented,
-    });
+    }, everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['insights']));
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', 0)}`;
   }
 

@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
 import type { MediaUsage } from '../domain/ports';
 
@@ -9,11 +10,10 @@ type PostsMethods = {
 export class PostsUsageClient implements MediaUsage {
   private readonly client: GrpcClient<PostsMethods>;
 
-  constructor(address: string, internalJwtSecret: string) {
+  constructor(address: string, signer: TokenSigner) {
     this.client = createGrpcClient<PostsMethods>(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), address, {
       audience: 'posts',
-      issuer: 'media',
-      internalJwtSecret,
+      signer,
       defaultDeadlineMs: 3000,
     });
   }

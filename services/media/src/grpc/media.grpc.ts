@@ -2,6 +2,12 @@ import { serviceDefinition, type ServerStream } from '@social/grpc';
 
 export const mediaDefinition = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
 
+/** Who may call what (docs/internal-auth.md): each RPC names the services whose work needs it. */
+export const MEDIA_RPC_CALLERS = {
+  BatchGetMedia: ['posts', 'publisher'],
+  ReadMediaFile: ['publisher'],
+} as const;
+
 export interface MediaInfo {
   id: string;
   name: string;

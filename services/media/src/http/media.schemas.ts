@@ -12,8 +12,9 @@ export const createMediaSchema = {
     destinationType,
     width: { type: 'integer', minimum: 1, maximum: 100000 },
     height: { type: 'integer', minimum: 1, maximum: 100000 },
-    duration: { type: ['number', 'null'], minimum: 0 },
-    fileSize: { type: 'integer', minimum: 1 },
+    // Bounded like every number of a request (a day of video; 1 TiB).
+    duration: { type: ['number', 'null'], minimum: 0, maximum: 86400 },
+    fileSize: { type: 'integer', minimum: 1, maximum: 1024 ** 4 },
   },
 };
 

@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 /** media.v1.MediaInfo as proto-loader hands it over (snake_case, defaults filled in). */
@@ -41,11 +42,10 @@ export interface MediaDirectory {
 
 const mediaDefinition = () => serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
 
-export function grpcMediaDirectory(address: string, opts: { internalJwtSecret: string; deadlineMs: number }): MediaDirectory {
+export function grpcMediaDirectory(address: string, opts: { signer: TokenSigner; deadlineMs: number }): MediaDirectory {
   const client: GrpcClient<MediaMethods> = createGrpcClient<MediaMethods>(mediaDefinition(), address, {
     audience: 'media',
-    issuer: 'posts',
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   return {

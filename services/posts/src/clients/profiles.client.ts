@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
 
 /** competitors.v1.Profile as proto-loader hands it over. */
@@ -34,11 +35,10 @@ export interface ProfileDirectory {
 
 const profilesDefinition = () => serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService');
 
-export function grpcProfileDirectory(address: string, opts: { internalJwtSecret: string; deadlineMs: number }): ProfileDirectory {
+export function grpcProfileDirectory(address: string, opts: { signer: TokenSigner; deadlineMs: number }): ProfileDirectory {
   const client: GrpcClient<ProfilesMethods> = createGrpcClient<ProfilesMethods>(profilesDefinition(), address, {
     audience: 'competitors',
-    issuer: 'posts',
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   return {

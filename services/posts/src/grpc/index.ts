@@ -1,4 +1,5 @@
 import { GrpcServer, serviceDefinition } from '@social/grpc';
+import type { TokenVerifier } from '@social/internal-auth';
 import type { PostRepository } from '../data/post.repository';
 import { countMediaUsage } from './count-media-usage';
 import { findPublishedByLabels } from './find-published-by-labels';
@@ -8,10 +9,21 @@ import type { PostsMethods } from './types';
 export type { PostsMethods } from './types';
 const postsDefinition = () => serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
 
-export function postsGrpcServer(posts: PostRepository, internalJwtSecret: string): GrpcServer {
-  return new GrpcServer({ serviceName: 'posts', audience: 'posts', internalJwtSecret }).addService<PostsMethods>(postsDefinition(), {
-    GetPostForPublishing: getPostForPublishing(posts),
-    CountMediaUsage: countMediaUsage(posts),
-    FindPublishedByLabels: findPublishedByLabels(posts),
-  });
+/** Who may call what (docs/internal-auth.md): each RPC names the services whose work needs it. */
+export const POSTS_RPC_CALLERS = {
+  GetPostForPublishing: ['publisher'],
+  CountMediaUsage: ['media'],
+  FindPublishedByLabels: ['insights'],
+} as const;
+
+export function postsGrpcServer(posts: PostRepository, verifier: TokenVerifier): GrpcServer {
+  return new GrpcServer({ serviceName: 'posts', verifier }).addService<PostsMethods>(
+    postsDefinition(),
+    {
+      GetPostForPublishing: getPostForPublishing(posts),
+      CountMediaUsage: countMediaUsage(posts),
+      FindPublishedByLabels: findPublishedByLabels(posts),
+    },
+    POSTS_RPC_CALLERS,
+  );
 }

@@ -1,6 +1,6 @@
 import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
 import { AppError } from '@social/errors';
-import { TEST_JWT_SECRET } from '@social/testkit';
+import { everyMethod, testVerifier } from '@social/testkit';
 import type { MediaInfoMessage } from '../../src/clients/media.client';
 import type { ProfileMessage } from '../../src/clients/profiles.client';
 
@@ -65,10 +65,10 @@ export class FakeMedia extends FakeNeighbour<MediaInfoMessage> {
   async start(port = 0): Promise<void> {
     // Only the unary method: the file stream is the publisher's business.
     const { ReadMediaFile: _stream, ...unary } = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
-    this.server = new GrpcServer({ serviceName: 'media', audience: 'media', internalJwtSecret: TEST_JWT_SECRET });
+    this.server = new GrpcServer({ serviceName: 'media', verifier: testVerifier('media') });
     this.server.addService<{ BatchGetMedia: [{ ids: string[] }, { items: MediaInfoMessage[] }] }>(unary, {
       BatchGetMedia: async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) }),
-    });
+    }, { BatchGetMedia: ['posts'] });
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', port)}`;
   }
 
@@ -92,7 +92,7 @@ export class FakeProfiles extends FakeNeighbour<ProfileMessage> {
   }
 
   async start(port = 0): Promise<void> {
-    this.server = new GrpcServer({ serviceName: 'competitors', audience: 'competitors', internalJwtSecret: TEST_JWT_SECRET });
+    this.server = new GrpcServer({ serviceName: 'competitors', verifier: testVerifier('competitors') });
     const definition = serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService');
     const notHere = async () => {
       throw new AppError('UNIMPLEMENTED', 501, 'not in this test double');
@@ -100,7 +100,7 @@ export class FakeProfiles extends FakeNeighbour<ProfileMessage> {
     // Only GetProfiles matters to posts; the contract's other methods (it grows) answer an error.
     const handlers: Record<string, unknown> = Object.fromEntries(Object.keys(definition).map((m) => [m, notHere]));
     handlers['GetProfiles'] = async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) });
-    this.server.addService(definition, handlers as never);
+    this.server.addService(definition, handlers as never, everyMethod(definition, ['posts']));
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', port)}`;
   }
 

@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, serviceDefinition } from '@social/grpc';
 import type { MediaFile, MediaSource } from '../domain/ports';
 
@@ -24,11 +25,10 @@ const positive = (n: number | string | undefined) => (n !== undefined && Number(
  * Media by signed URL: the network fetches the file itself, which is how the sandbox (and most
  * networks' APIs) take media; ReadMediaFile streaming is for networks that need an upload.
  */
-export function grpcMediaSource(address: string, opts: { internalJwtSecret: string; deadlineMs: number }): MediaSource & { close(): void } {
+export function grpcMediaSource(address: string, opts: { signer: TokenSigner; deadlineMs: number }): MediaSource & { close(): void } {
   const client = createGrpcClient<MediaMethods>(mediaDefinition(), address, {
     audience: 'media',
-    issuer: 'publisher',
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   return {

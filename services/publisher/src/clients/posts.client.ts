@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, serviceDefinition } from '@social/grpc';
 import type { PostContent, PostSource } from '../domain/ports';
 
@@ -46,11 +47,10 @@ export function decodePost(m: PostForPublishingMessage): PostContent {
   };
 }
 
-export function grpcPostSource(address: string, opts: { internalJwtSecret: string; deadlineMs: number }): PostSource & { close(): void } {
+export function grpcPostSource(address: string, opts: { signer: TokenSigner; deadlineMs: number }): PostSource & { close(): void } {
   const client = createGrpcClient<PostsMethods>(postsDefinition(), address, {
     audience: 'posts',
-    issuer: 'publisher',
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   return {

@@ -1,3 +1,4 @@
+import type { TokenSigner } from '@social/internal-auth';
 import { createGrpcClient, serviceDefinition } from '@social/grpc';
 import type { CredentialSource, Credentials } from '../domain/ports';
 
@@ -20,12 +21,11 @@ const profilesDefinition = () => serviceDefinition('competitors/v1/competitors.p
  */
 export function grpcCredentialSource(
   address: string,
-  opts: { internalJwtSecret: string; deadlineMs: number; cacheMs: number },
+  opts: { signer: TokenSigner; deadlineMs: number; cacheMs: number },
 ): CredentialSource & { close(): void } {
   const client = createGrpcClient<ProfilesMethods>(profilesDefinition(), address, {
     audience: 'competitors',
-    issuer: 'publisher',
-    internalJwtSecret: opts.internalJwtSecret,
+    signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   const cache = new Map<string, { at: number; value: Promise<Credentials> }>();

@@ -1,6 +1,6 @@
 import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
 import { AppError, ErrorCodes } from '@social/errors';
-import { TEST_JWT_SECRET } from '@social/testkit';
+import { everyMethod, testVerifier } from '@social/testkit';
 
 // Test doubles of posts, media and competitors: real gRPC servers on free ports over in-memory
 // data, so the publisher's real clients, internal auth and error mapping are exercised.
@@ -46,7 +46,7 @@ export class FakeNeighbours {
   }
 
   async start(): Promise<void> {
-    const opts = (name: string) => ({ serviceName: name, audience: name, internalJwtSecret: TEST_JWT_SECRET });
+    const opts = (name: string) => ({ serviceName: name, verifier: testVerifier(name) });
     const posts = new GrpcServer(opts('posts')).addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
       GetPostForPublishing: async (r: unknown, _ctx: CallContext) => {
         const req = r as { post_id: string; profile_id: string };
@@ -69,13 +69,13 @@ export class FakeNeighbours {
       },
       CountMediaUsage: async () => ({ total: 0, scheduled: 0 }),
       FindPublishedByLabels: async () => ({ items: [] }),
-    });
+    }, everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['publisher']));
     const { ReadMediaFile: _stream, ...unary } = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
     const media = new GrpcServer(opts('media')).addService(unary, {
       BatchGetMedia: async (req: unknown) => ({
         items: (req as { ids: string[] }).ids.map((id) => this.media.get(id)).filter((m) => m !== undefined),
       }),
-    });
+    }, everyMethod(unary, ['publisher']));
     const competitors = new GrpcServer(opts('competitors')).addService(
       serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'),
       {
@@ -93,8 +93,7 @@ export class FakeNeighbours {
           throw notFound('profile');
         },
         ConnectSandboxProfiles: async () => ({ items: [] }),
-      },
-    );
+      }, everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['publisher']));
     this.servers.push(posts, media, competitors);
     this.addresses = {
       posts: `127.0.0.1:${await posts.start('127.0.0.1', 0)}`,

@@ -28,14 +28,18 @@ const bool = { type: 'boolean' } as const;
 const id = { type: 'string', minLength: 1, maxLength: 100 } as const;
 const net = { enum: [null, ...NETWORK_KEYS] } as const;
 const httpUrl = { type: 'string', format: 'uri', pattern: '^https?://' } as const;
-// Shape not shown by the spec: any object, kept as given.
-const netLocation = { type: ['object', 'null'] } as const;
 const obj = (properties: Record<string, object>, required: string[] = []) => ({
   type: 'object' as string,
   additionalProperties: false,
   properties,
   required,
 });
+// The spec leaves a location's shape open; ours is the network's place id and its display name
+// (OpenAPI NetLocation), closed like every other object of a request.
+const netLocation = {
+  ...obj({ id: { type: 'string', minLength: 1, maxLength: 200 }, name: { type: 'string', maxLength: 500 } }, ['id']),
+  type: ['object', 'null'],
+};
 
 export const networkObjectSchemas: Record<(typeof NETWORK_KEYS)[number], object> = {
   generalNet: obj({
