@@ -1,7 +1,9 @@
+import { createGrpcClient, serviceDefinition, type GrpcClient, type GrpcClientOptions } from '@social/grpc';
+
 /**
  * The competitors service's gRPC API (proto/competitors/v1/competitors.proto) as TypeScript types,
- * for its callers (posts, publisher, insights, the admin command line):
- * `createGrpcClient<ProfilesServiceMethods>(serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE), ...)`.
+ * for the server and its callers (posts, publisher, insights, the admin command line):
+ * `createProfilesClient(address, { signer })`.
  * Field names are the proto's (snake_case), as the proto loader keeps them.
  */
 export const COMPETITORS_PROTO = 'competitors/v1/competitors.proto';
@@ -67,3 +69,10 @@ export type ProfilesServiceMethods = {
   ConnectProfile: [ConnectProfileRequest, ProfileMessage];
   ConnectSandboxProfiles: [Record<string, never>, GetProfilesResponse];
 };
+
+export const profilesServiceDefinition = (): ReturnType<typeof serviceDefinition> => serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE);
+
+/** A client of the competitors service's profiles API; its tokens are addressed to `competitors`. */
+export function createProfilesClient(address: string, options: Omit<GrpcClientOptions, 'audience'>): GrpcClient<ProfilesServiceMethods> {
+  return createGrpcClient<ProfilesServiceMethods>(profilesServiceDefinition(), address, { ...options, audience: 'competitors' });
+}

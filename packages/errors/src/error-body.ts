@@ -1,6 +1,6 @@
 import { AppError, ErrorDetail } from './app-error';
 
-/** The error body of every non-2xx response (ARCHITECTURE.md, "Error body"). */
+/** The error body of every non-2xx response (docs/decisions/0002-error-body.md). */
 export interface ErrorBody {
   error: {
     code: string;

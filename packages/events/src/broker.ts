@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel, type ConsumeMessage } from 'amqplib';
 import { AppError, type ErrorDetail } from '@social/errors';
-import { createLogger, errorFields, runWithContext } from '@social/logger';
+import { createLogger, errorFields, redactUrl, runWithContext } from '@social/logger';
 import { queueMessagesConsumed, queueMessagesPublished } from '@social/metrics';
-import { redactUrl } from '@social/mongo';
 import { correlationIdFor } from './correlation';
 import {
   createEnvelope,
@@ -13,6 +12,7 @@ import {
   type EventEnvelope,
 } from './envelope';
 import { isPermanentError } from './permanent-error';
+import { inConsumeSpan, inPublishSpan, markFailed } from './tracing';
 import { retryDelay, type RetryDelayOptions } from './retry-delay';
 import { DEAD_LETTER_EXCHANGE, DEFAULT_DELIVERY_LIMIT, declareTopology, type Topology } from './topology';
 
@@ -170,7 +170,11 @@ export class Broker {
       workspaceId: options.workspaceId,
       correlationId: options.correlationId ?? correlationIdFor(id),
     });
-    const task = this.send(exchange, options.routingKey ?? def.type, envelope, options.timeoutMs, options.expirationMs);
+    const routingKey = options.routingKey ?? def.type;
+    const task = inPublishSpan(
+      { type: def.type, exchange, routingKey, messageId: id, correlationId: envelope.correlationId },
+      (headers) => this.send(exchange, routingKey, envelope, options.timeoutMs, options.expirationMs, headers),
+    );
     const tracked = task.then(
       () => undefined,
       () => undefined,
@@ -404,13 +408,14 @@ export class Broker {
     envelope: EventEnvelope,
     timeoutMs?: number,
     expirationMs?: number,
+    headers: Record<string, string> = {},
   ): Promise<void> {
     const deadline = Date.now() + (timeoutMs ?? this.options.publishTimeoutMs ?? 10000);
     const body = Buffer.from(JSON.stringify(envelope));
     for (let attempt = 1; ; attempt++) {
       const ch = await this.waitForPublisher(deadline);
       try {
-        await this.sendOnce(ch, exchange, routingKey, envelope, body, expirationMs);
+        await this.sendOnce(ch, exchange, routingKey, envelope, body, expirationMs, deadline, headers);
         return;
       } catch (err) {
         if (!(err instanceof ChannelLostError)) throw err;
@@ -428,13 +433,22 @@ export class Broker {
     routingKey: string,
     envelope: EventEnvelope,
     body: Buffer,
-    expirationMs?: number,
+    expirationMs: number | undefined,
+    deadline: number,
+    headers: Record<string, string>,
   ): Promise<void> {
     // Respect socket backpressure in bursts instead of buffering without bound.
     while (this.drain && this.publisher === ch) await this.drain;
     const returned = this.returnedIds.get(ch);
     return new Promise<void>((resolve, reject) => {
+      // A broker that never confirms must not hold the caller forever: past the deadline the
+      // publish counts as failed (the caller retries; consumers dedupe a copy that did arrive).
+      const timer = setTimeout(
+        () => reject(brokerUnavailable('The message broker did not confirm the message in time.')),
+        Math.max(0, deadline - Date.now()),
+      );
       const onConfirm = (err: unknown) => {
+        clearTimeout(timer);
         if (err) {
           const nacked = (err as Error).message === 'message nacked';
           return reject(
@@ -465,11 +479,13 @@ export class Broker {
             correlationId: envelope.correlationId,
             timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
             appId: this.options.connectionName,
+            headers,
             ...(expirationMs !== undefined ? { expiration: String(Math.max(0, Math.round(expirationMs))) } : {}),
           },
           onConfirm,
         );
       } catch (err) {
+        clearTimeout(timer);
         return reject(new ChannelLostError((err as Error).message));
       }
       if (!ok) this.waitForDrain(ch);
@@ -579,12 +595,21 @@ export class Broker {
       requestId: envelope.correlationId,
       workspaceId: envelope.workspaceId ?? undefined,
     };
-    await runWithContext(logContext, async () => {
+    const message = {
+      type: envelope.type,
+      exchange: msg.fields.exchange,
+      routingKey: msg.fields.routingKey,
+      messageId: envelope.id,
+      correlationId: envelope.correlationId,
+      queue: c.queue,
+    };
+    await inConsumeSpan(msg.properties.headers, message, () => runWithContext(logContext, async () => {
       const fields = { queue: c.queue, eventId: envelope.id, type: envelope.type, deliveryCount };
       try {
         await c.handler(envelope, ctx);
         settle(ch, msg, 'ack', c.queue);
       } catch (err) {
+        markFailed(err);
         if (isPermanentError(err)) {
           log.error('handler failed permanently; dead-lettering', { ...fields, ...errorFields(err) });
           settle(ch, msg, 'dead-letter', c.queue);
@@ -596,7 +621,7 @@ export class Broker {
           settle(ch, msg, 'requeue', c.queue);
         }
       }
-    });
+    }));
   }
 
   private async handleInvalid(

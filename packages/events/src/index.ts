@@ -5,3 +5,5 @@ export * from './idempotent';
 export * from './permanent-error';
 export * from './retry-delay';
 export * from './topology';
+export * from './tracing';
+export * from './emitter';

@@ -1,5 +1,5 @@
 import type { Channel } from 'amqplib';
-import { declareTopology } from './topology';
+import { declareTopology, queueArguments } from './topology';
 
 function recordingChannel() {
   const calls: unknown[][] = [];
@@ -65,5 +65,12 @@ describe('declareTopology', () => {
         },
       ],
     ]);
+  });
+});
+
+describe('queueArguments', () => {
+  it('asks for a single active consumer only when the queue says so', () => {
+    expect(queueArguments({ name: 'q', bindings: [], singleActiveConsumer: true })['x-single-active-consumer']).toBe(true);
+    expect(queueArguments({ name: 'q', bindings: [] })).not.toHaveProperty('x-single-active-consumer');
   });
 });

@@ -19,9 +19,20 @@ export interface QueueSpec {
   prefetch?: number;
   /**
    * Where expired or rejected messages go instead of `<queue>.dlq` (no DLQ is declared then). A
-   * delay queue uses it with per-message expiration to send messages back to a work queue later.
+   * delay queue uses it with `messageTtlMs` to send messages back to a work queue later.
    */
   deadLetterTo?: { exchange: string; routingKey: string };
+  /**
+   * Lifetime of every message of the queue. One lifetime per queue keeps expiry in order: a queue
+   * only expires the message at its head, so mixed per-message lifetimes let a long one hold back
+   * every shorter one behind it.
+   */
+  messageTtlMs?: number;
+  /**
+   * Only one consumer (of any process) receives messages at a time; the others stand by. For a
+   * queue whose messages must be handled in order (the webhooks inbox), while its work is light.
+   */
+  singleActiveConsumer?: boolean;
 }
 
 export interface Topology {
@@ -45,6 +56,8 @@ export function queueArguments(queue: QueueSpec): Record<string, unknown> {
     // it; the default (at-most-once) can lose it. RabbitMQ requires reject-publish overflow for it.
     'x-dead-letter-strategy': 'at-least-once',
     'x-overflow': 'reject-publish',
+    ...(queue.messageTtlMs !== undefined ? { 'x-message-ttl': queue.messageTtlMs } : {}),
+    ...(queue.singleActiveConsumer ? { 'x-single-active-consumer': true } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { setLogLevel } from '@social/logger';
-import { closeMongo, connectMongo, type Connection } from '@social/mongo';
-import { Broker, defineEvent, idempotent, MongoProcessedEventStore, type EventEnvelope } from '../src';
+import { closeMongo, connectMongo, MongoProcessedEventStore, type Connection } from '@social/mongo';
+import { Broker, defineEvent, idempotent, type EventEnvelope } from '../src';
 import { Admin, AMQP_URL, MONGO_URL, sleep, suffix, testTopology, waitFor } from './helpers';
 
 const postPublished = defineEvent<{ postId: string }>({

@@ -20,6 +20,7 @@ export async function listen(app: Express, port: number, host: string): Promise<
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   answerProtocolErrors(server);
+  continueOnRead(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -46,6 +47,21 @@ async function closeGracefully(server: http.Server, graceMs: number): Promise<vo
   timer.unref();
   await closed;
   clearTimeout(timer);
+}
+
+/**
+ * `Expect: 100-continue`: Node answers "100 Continue" before the application has seen the request,
+ * so the client sends its body even to a handler that answers from the headers alone (a 413 by
+ * Content-Length, the media storage host's redirect to a presigned address). Here the "go on" is
+ * sent only when the handler starts reading the body; one that never reads it is never sent it.
+ */
+function continueOnRead(server: http.Server): void {
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    req.once('resume', () => {
+      if (!res.headersSent) res.writeContinue();
+    });
+    server.emit('request', req, res);
+  });
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {

@@ -11,7 +11,7 @@ export interface Page {
 const INTEGER = /^\d+$/;
 
 /**
- * skip/take as ARCHITECTURE.md decides: take 20 by default, 1..100; skip >= 0. Problems are added
+ * skip/take as docs/decisions/0005-paging.md decides: take 20 by default, 1..100; skip >= 0. Problems are added
  * to `details` when given (so a handler reports every bad parameter at once), otherwise thrown as 400.
  */
 export function parsePage(query: Record<string, unknown>, details?: ErrorDetail[]): Page {

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, sign as cryptoSign } from 'node:crypto';
 import { generateSigningKeyPair, parsePrivateKey, parsePublicKeys, publicEntryOf } from './keys';
 import { bearerToken, TokenSigner, TokenVerifier } from './tokens';
 
@@ -68,7 +68,7 @@ describe('internal tokens', () => {
     const sign = (payload: Record<string, unknown>) => {
       const { kid, key } = parsePrivateKey(gateway.privateKey, 'k');
       const input = `${b64({ alg: 'EdDSA', kid })}.${b64({ ws: 'ws1', iss: 'gateway', aud: 'posts-target', ...payload })}`;
-      return `${input}.${require('node:crypto').sign(null, Buffer.from(input), key).toString('base64url')}`;
+      return `${input}.${cryptoSign(null, Buffer.from(input), key).toString('base64url')}`;
     };
 
     await expect(verifier.verify(sign({ iat: now() - 120, exp: now() - 60 }), ['gateway'])).rejects.toThrow('expired');

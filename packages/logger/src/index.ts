@@ -1,2 +1,3 @@
 export * from './context';
 export * from './create-logger';
+export * from './redact-url';

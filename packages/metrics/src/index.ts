@@ -1,5 +1,7 @@
 export { counter, gauge, histogram, metricsRegistry, metricsText, type MetricSpec } from './registry';
 export {
+  domainEventsDropped,
+  mongoCommands,
   grpcServerHandling,
   httpRequestDuration,
   mediaProcessingDuration,

@@ -46,6 +46,18 @@ export const queueMessagesPublished = () =>
   });
 
 /**
+ * Every command a process sends to its database (the driver's command monitoring): `db` is the
+ * service's database, `command` the command name (find, insert, update, findAndModify, ...). What
+ * one unit of work costs the database is the difference of this counter across it.
+ */
+export const mongoCommands = () =>
+  counter({
+    name: 'mongo_commands_total',
+    help: 'Database commands sent, by database and command name.',
+    labelNames: ['db', 'command'] as const,
+  });
+
+/**
  * For the publisher: one increment per finished publish attempt of a (post, profile). `net` is the
  * network code; suggested outcomes: published, failed (permanent), retry (retryable error),
  * reconciled (an unknown outcome settled by asking the network), cancelled, stale.
@@ -67,4 +79,15 @@ export const mediaProcessingDuration = () =>
     help: 'Time to process one media file, by kind and outcome.',
     labelNames: ['kind', 'outcome'] as const,
     buckets: PROCESSING_BUCKETS,
+  });
+
+/**
+ * Domain events (webhook sources) a service could not hand to the broker. Emission never fails the
+ * user's request; this counter is how an outage that loses events shows.
+ */
+export const domainEventsDropped = () =>
+  counter({
+    name: 'domain_events_dropped_total',
+    help: 'Domain events not published (broker unavailable or refused), by event type.',
+    labelNames: ['type'] as const,
   });

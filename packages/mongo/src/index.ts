@@ -1,5 +1,6 @@
 import mongoose, { Connection } from 'mongoose';
-import { createLogger, errorFields } from '@social/logger';
+import { createLogger, errorFields, redactUrl } from '@social/logger';
+import { mongoCommands } from '@social/metrics';
 
 const log = createLogger('mongo');
 
@@ -34,9 +35,12 @@ export async function connectMongo(opts: MongoOptions): Promise<Connection> {
       ...(/[?&]maxPoolSize=/i.test(opts.url) ? {} : { maxPoolSize: DEFAULT_MAX_POOL_SIZE }),
       autoIndex: true,
       autoCreate: true,
+      // Feeds mongo_commands_total (countCommands): what each unit of work costs the database.
+      monitorCommands: true,
     });
     try {
       await conn.asPromise();
+      countCommands(conn, opts.dbName);
       log.info('mongo connected', { dbName: opts.dbName, attempt });
       return conn;
     } catch (err) {
@@ -53,6 +57,11 @@ export async function connectMongo(opts: MongoOptions): Promise<Connection> {
   }
 }
 
+function countCommands(conn: Connection, db: string): void {
+  const commands = mongoCommands();
+  conn.getClient().on('commandStarted', (e) => commands.inc({ db, command: e.commandName }));
+}
+
 export async function closeMongo(conn: Connection | undefined): Promise<void> {
   if (conn) await conn.close();
 }
@@ -66,13 +75,11 @@ export function isMongoReady(conn: Connection | undefined): boolean {
   return conn?.readyState === 1;
 }
 
-export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
-}
+export { isDuplicateKeyError } from './duplicate-key';
 
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]+):([^@/]+)@/, '//$1:***@');
-}
+/** Kept here for callers that import it from the database package; it lives in @social/logger. */
+export { redactUrl };
+export { MongoProcessedEventStore } from './processed-event.store';
 
 export { mongoose };
 export type { Connection };

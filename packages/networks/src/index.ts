@@ -6,6 +6,7 @@ export * from './catalog/catalog';
 export * from './catalog/content-rules';
 export * from './adapter/network-adapter';
 export * from './adapter/network-error';
+export { contentFingerprint } from './adapter/content-fingerprint';
 export { errorFromResponse, errorFromTransport, parseRetryAfter } from './adapter/classify-http';
 export { SandboxAdapter, type SandboxAdapterOptions } from './sandbox/sandbox-adapter';
 export * from './create-network-adapter';

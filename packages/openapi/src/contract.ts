@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { loadOpenApi } from './index';
+import { loadOpenApi } from './load-openapi';
 
 type Doc = Record<string, any>;
 

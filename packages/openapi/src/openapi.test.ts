@@ -38,4 +38,29 @@ describe('the OpenAPI document', () => {
       }
     }
   });
+
+  it('documents every webhook event with its signed headers and a payload schema', () => {
+    const events = ['post.published', 'post.failed', 'post.stage_changed', 'media.ready', 'media.failed', 'competitor.collected'];
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...events].sort());
+    expect(doc.components.schemas.WebhookEventType.enum).toEqual(events);
+    for (const [name, item] of Object.entries<any>(doc.webhooks)) {
+      const op = item.post;
+      expect([name, op.parameters.map((p: any) => p.name)]).toEqual([name, ['webhook-id', 'webhook-timestamp', 'webhook-signature']]);
+      const schema = op.requestBody.content['application/json'].schema;
+      expect([name, schema.properties.type.const, Array.isArray(schema.properties.data.required)]).toEqual([name, name, true]);
+    }
+  });
+
+  it('documents the Idempotency-Key header and its errors on every POST and stage change', () => {
+    const ops: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (method !== 'post' && !(method === 'patch' && path.includes('/stage/'))) continue;
+        ops.push(op.operationId);
+        expect([op.operationId, op.parameters]).toEqual([op.operationId, expect.arrayContaining([{ $ref: '#/components/parameters/IdempotencyKey' }])]);
+        expect([op.operationId, Boolean(op.responses['409']), Boolean(op.responses['422'])]).toEqual([op.operationId, true, true]);
+      }
+    }
+    expect(ops).toEqual(expect.arrayContaining(['createLabel', 'createPost', 'changePostStage', 'createMediaUpload', 'importMediaFromUrl', 'generateImage', 'addCompetitor']));
+  });
 });

@@ -1,4 +1,5 @@
 import { createLogger, errorFields, setLogLevel, setServiceName } from '@social/logger';
+import { startTracing } from '@social/telemetry';
 
 export interface Stoppable {
   /** Stops taking work, drains in-flight work, closes connections. Must not call process.exit. */
@@ -13,6 +14,9 @@ export function runMain(serviceName: string, start: () => Promise<Stoppable>): v
   setServiceName(serviceName);
   if (process.env['LOG_LEVEL']) setLogLevel(process.env['LOG_LEVEL']);
   const log = createLogger('main');
+  // Before start(): spans of the start-up (and every request after it) need the provider in place.
+  const tracing = startTracing(serviceName);
+  if (tracing.enabled) log.info('tracing on (OpenTelemetry)');
   let running: Stoppable | undefined;
   let stopping = false;
 
@@ -22,6 +26,8 @@ export function runMain(serviceName: string, start: () => Promise<Stoppable>): v
     log.info('stopping', { signal });
     try {
       await running?.destroy();
+      // After destroy: the spans of the drained work are exported too.
+      await tracing.shutdown().catch((err) => log.warn('could not export the last spans', errorFields(err)));
       log.info('stopped cleanly');
       process.exitCode = 0;
     } catch (err) {

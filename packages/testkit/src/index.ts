@@ -4,3 +4,4 @@ export * from './rabbit';
 export * from './memory';
 export * from './private-rabbit';
 export * from './test-keys';
+export * from './webhook-receiver';

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import mongoose from 'mongoose';
 import { randomSecret, signTestToken, testKeyEnv } from './test-keys';
 
@@ -7,9 +9,40 @@ import { randomSecret, signTestToken, testKeyEnv } from './test-keys';
 const STORAGE_SIGNING_SECRET = randomSecret();
 const PROFILE_TOKEN_KEY = randomSecret();
 
-/** Infrastructure URLs (set by jest's global setup) and a database prefix unique to this test file. */
+interface SystemProcess {
+  portEnv: string;
+  urlEnv?: string;
+  grpc?: { portEnv: string; urlEnv: string };
+}
+
+/**
+ * Tests run beside a running system (`pnpm start` holds the default ports): every listening port
+ * defaults to 0 (any free one) and every address of another process to one where nothing listens,
+ * so a test reaches only what it started itself.
+ */
+function isolatedPorts(): Record<string, string> {
+  const file = path.resolve(__dirname, '../../../system.json');
+  const { processes } = JSON.parse(fs.readFileSync(file, 'utf8')) as { processes: SystemProcess[] };
+  const env: Record<string, string> = {};
+  for (const p of processes) {
+    env[p.portEnv] = '0';
+    if (p.urlEnv) env[p.urlEnv] = NOTHING_LISTENS;
+    if (p.grpc) {
+      env[p.grpc.portEnv] = '0';
+      env[p.grpc.urlEnv] = '127.0.0.1:1';
+    }
+  }
+  return env;
+}
+const NOTHING_LISTENS = 'http://127.0.0.1:1';
+
+/**
+ * Infrastructure URLs (set by jest's global setup), ports of its own, and a database prefix unique
+ * to this test file. Services log at `error` unless TEST_LOG_LEVEL or LOG_LEVEL says otherwise.
+ */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
   return {
+    ...isolatedPorts(),
     MONGO_URL: process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017/',
     AMQP_URL: process.env['AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672',
     REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
@@ -19,7 +52,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     PROFILE_TOKEN_KEY,
     // Failure injection in the network sandbox is for tests and development only.
     SANDBOX_ADMIN: 'true',
-    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? process.env['LOG_LEVEL'] ?? 'error',
     ...overrides,
   };
 }

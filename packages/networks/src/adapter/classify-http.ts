@@ -35,7 +35,11 @@ function upstreamError(body: unknown) {
   return { code, message, details };
 }
 
-/** Classifies a non-2xx answer of a network. */
+/**
+ * Classifies a non-2xx answer of a network. For a publish, what matters is whether the network may
+ * have acted: 429, 503 and 408 are answered before any work (retry), 500, 502, 504 and any other 5xx
+ * may hide a stored post (reconcile first). Reads are simply retried on any 5xx.
+ */
 export function errorFromResponse(
   ctx: CallContext,
   status: number,
@@ -51,16 +55,17 @@ export function errorFromResponse(
   }
   if (status === 401) return new NetworkError('AUTH_REVOKED', `${ctx.net} refused the access token${said}`, base);
   if (status === 404) return new NetworkError('NOT_FOUND', `${ctx.net} did not find it${said}`, base);
-  // A gateway timeout may hide a publish that went through: only the network can say.
-  if (status === 504 && ctx.operation === 'publish') {
-    return new NetworkError('UNKNOWN_OUTCOME', `${ctx.net} timed out while publishing${said}`, base);
+  if (status === 409 && up.code === 'IDEMPOTENCY_KEY_REUSED') {
+    return new NetworkError('DUPLICATE', `${ctx.net} already holds a post with other content under this key${said}`, base);
+  }
+  const retryAfterMs = parseRetryAfter(headers['retry-after']);
+  const hint = retryAfterMs !== undefined ? { retryAfterMs } : {};
+  // 503 is the network saying it did no work; any other server error may come after the post was stored.
+  if (ctx.operation === 'publish' && status >= 500 && status !== 503) {
+    return new NetworkError('UNKNOWN_OUTCOME', `${ctx.net} failed with ${status} while publishing; the post may exist${said}`, { ...base, ...hint });
   }
   if (status === 408 || status >= 500) {
-    const retryAfterMs = parseRetryAfter(headers['retry-after']);
-    return new NetworkError('TRANSIENT', `${ctx.net} failed with ${status}${said}`, {
-      ...base,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-    });
+    return new NetworkError('TRANSIENT', `${ctx.net} failed with ${status}${said}`, { ...base, ...hint });
   }
   return new NetworkError('REJECTED', `${ctx.net} rejected the request (${status})${said}`, base);
 }

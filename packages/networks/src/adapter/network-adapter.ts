@@ -38,7 +38,11 @@ export interface AccountRef {
 }
 
 export interface PublishInput extends AccountRef {
-  /** Sent as the network-side idempotency key: the same key never creates a second post. */
+  /**
+   * Sent as the Idempotency-Key header on every publish. Only networks whose publishingTraits say
+   * `keys: 'window'` dedupe by it (within the window); the others ignore it and create a post per
+   * request.
+   */
   idempotencyKey: string;
   post: PublishPost;
 }
@@ -52,6 +56,29 @@ export interface PublishResult {
 
 export interface LookupPublishedInput extends AccountRef {
   idempotencyKey: string;
+}
+
+export interface RecentPostsInput extends AccountRef {
+  /** ISO date-time: only posts published at or after it. */
+  since: string;
+  /** From a previous page's `nextCursor`. */
+  cursor?: string;
+  /** Posts per page, 1 to 100 (50 when absent). */
+  limit?: number;
+}
+
+/** A post of the account as the network lists it, reduced to what reconciling needs. */
+export interface RecentPost {
+  networkPostId: string;
+  publishedAt: string;
+  /** contentFingerprint of the listed post: equal to that of the PublishPost it was published from. */
+  fingerprint: string;
+}
+
+export interface RecentPostsResult {
+  /** Newest first. */
+  items: RecentPost[];
+  nextCursor: string | null;
 }
 
 export type ProfileKind = 'own' | 'business' | 'creator' | 'personal';
@@ -156,8 +183,18 @@ export interface ConnectedAccount {
  */
 export interface NetworkAdapter {
   publish(input: PublishInput): Promise<PublishResult>;
-  /** Reconciles an UNKNOWN_OUTCOME: the post published under this key, or null if there is none. */
+  /**
+   * Reconciles an UNKNOWN_OUTCOME on a network that keeps keys (publishingTraits `keys: 'window'`):
+   * the post published under this key within the window, or null if there is none. On a network
+   * without keys it throws NetworkError REJECTED with upstreamCode NOT_SUPPORTED (check the traits
+   * first; this is a guard).
+   */
   lookupPublished(input: LookupPublishedInput): Promise<PublishResult | null>;
+  /**
+   * The account's posts published at or after `since`, newest first, paged by `nextCursor`: how an
+   * unknown outcome is reconciled where the network keeps no keys (match by `fingerprint`).
+   */
+  recentPosts(input: RecentPostsInput): Promise<RecentPostsResult>;
   searchProfiles(input: SearchProfilesInput): Promise<SearchProfilesResult>;
   profileInfo(input: ProfileInfoInput): Promise<NetworkProfile>;
   dailyMetrics(input: MetricsInput): Promise<DailyMetricsResult>;

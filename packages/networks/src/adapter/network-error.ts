@@ -3,15 +3,26 @@ import type { NetworkCode } from '../catalog/network-codes';
 
 /**
  * How a call to a network failed, as the caller needs to react:
- * - RATE_LIMITED: wait `retryAfterMs`, then retry.
- * - TRANSIENT: 5xx, timeouts before anything was sent, connection errors; retry with backoff.
- * - UNKNOWN_OUTCOME: a publish was sent but no answer came back; ask the network (lookupPublished)
- *   before anything else, never re-post blindly.
+ * - RATE_LIMITED: 429; the network did not act. Wait `retryAfterMs`, then retry.
+ * - TRANSIENT: the network did not act: 503 (answered before any work), 408, a call that never left
+ *   this process, and for reads any 5xx, timeout or connection error. Retry with backoff.
+ * - UNKNOWN_OUTCOME: a publish that may have been stored: 500, 502, 504 (and other 5xx but 503), an
+ *   unreadable 2xx, or a timeout or reset after the request was sent. Reconcile before anything else
+ *   (lookupPublished where the network keeps keys, recentPosts otherwise); never re-post blindly.
+ * - DUPLICATE: 409 IDEMPOTENCY_KEY_REUSED: the network already holds a post under this key, with other
+ *   content (e.g. other signed media URLs). Not retryable under this key.
  * - AUTH_REVOKED: the token is invalid, expired or revoked; the profile must be reconnected.
- * - REJECTED: the network refused the request or its content; retrying cannot help.
+ * - REJECTED: the network refused the request or its content (400, 403, 422, ...); retrying cannot help.
  * - NOT_FOUND: the account, profile or post does not exist (or is not visible).
  */
-export type NetworkErrorKind = 'RATE_LIMITED' | 'TRANSIENT' | 'UNKNOWN_OUTCOME' | 'AUTH_REVOKED' | 'REJECTED' | 'NOT_FOUND';
+export type NetworkErrorKind =
+  | 'RATE_LIMITED'
+  | 'TRANSIENT'
+  | 'UNKNOWN_OUTCOME'
+  | 'DUPLICATE'
+  | 'AUTH_REVOKED'
+  | 'REJECTED'
+  | 'NOT_FOUND';
 
 export type NetworkOperation =
   | 'publish'
@@ -20,6 +31,7 @@ export type NetworkOperation =
   | 'profileInfo'
   | 'dailyMetrics'
   | 'postMetrics'
+  | 'recentPosts'
   | 'connectAccount'
   | 'listConnectableAccounts';
 
@@ -28,17 +40,19 @@ const RETRYABLE: Record<NetworkErrorKind, boolean> = {
   TRANSIENT: true,
   // Retryable only after reconciling: a retry with the same idempotency key is then safe.
   UNKNOWN_OUTCOME: true,
+  DUPLICATE: false,
   AUTH_REVOKED: false,
   REJECTED: false,
   NOT_FOUND: false,
 };
 
 // If one escapes to an HTTP edge, the status says what happened upstream: busy (503), unanswered
-// (504), a broken profile connection (409), refused content (422), missing (404).
+// (504), a broken profile connection or a key already used (409), refused content (422), missing (404).
 const STATUS: Record<NetworkErrorKind, number> = {
   RATE_LIMITED: 503,
   TRANSIENT: 503,
   UNKNOWN_OUTCOME: 504,
+  DUPLICATE: 409,
   AUTH_REVOKED: 409,
   REJECTED: 422,
   NOT_FOUND: 404,

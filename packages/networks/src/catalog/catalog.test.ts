@@ -7,6 +7,7 @@ import {
   metricsOf,
   networkRef,
   PUBLISHING_NETWORK_CODES,
+  publishingTraits,
 } from './catalog';
 import { METRICS } from './metrics.catalog';
 import { isNetworkCode, NETWORK_CODES } from './network-codes';
@@ -48,6 +49,17 @@ describe('network catalog', () => {
       if (rules.firstComment) expect(rules.text.firstComment).toBeGreaterThan(0);
     }
     expect(getNetwork('adNet').publishing).toBeNull();
+  });
+
+  it('says per publishing network whether it keeps idempotency keys, and how long a publish may take', () => {
+    const keyed = PUBLISHING_NETWORK_CODES.filter((c) => publishingTraits(c).idempotency.keys === 'window');
+    expect(keyed).toEqual(['professionalNet', 'videoNet']);
+    for (const code of keyed) expect(publishingTraits(code).idempotency).toEqual({ keys: 'window', windowMs: 24 * 3600_000 });
+    for (const code of PUBLISHING_NETWORK_CODES) {
+      expect(publishingTraits(code).maxProcessingMs).toBe(30_000);
+      if (!keyed.includes(code)) expect(publishingTraits(code).idempotency).toEqual({ keys: 'none' });
+    }
+    expect(() => publishingTraits('adNet')).toThrow(/adNet/);
   });
 
   it('encodes the limits the posts service relies on', () => {

@@ -1,7 +1,7 @@
 import { METRICS } from './metrics.catalog';
 import { NETWORKS } from './networks.catalog';
 import { NETWORK_CODES, type NetworkCode } from './network-codes';
-import type { DeprecationState, MetricDefinition, MetricScope, NetworkInfo } from './types';
+import type { DeprecationState, MetricDefinition, MetricScope, NetworkInfo, PublishingTraits } from './types';
 
 export function getNetwork(code: NetworkCode): NetworkInfo {
   return NETWORKS[code];
@@ -20,6 +20,17 @@ export function networkRef(code: NetworkCode): { code: NetworkCode; name: string
 export const PUBLISHING_NETWORK_CODES: readonly NetworkCode[] = NETWORK_CODES.filter(
   (c) => NETWORKS[c].publishing !== null,
 );
+
+/**
+ * What a publisher needs to publish exactly once on a network: whether it keeps idempotency keys
+ * (and for how long) and how long it may take to act on a request. Throws for a network that cannot
+ * be published to (adNet): asking is a bug of the caller.
+ */
+export function publishingTraits(code: NetworkCode): PublishingTraits {
+  const rules = NETWORKS[code].publishing;
+  if (!rules) throw new Error(`${code} has no publishing`);
+  return { idempotency: rules.idempotency, maxProcessingMs: rules.maxProcessingMs };
+}
 
 const byNetwork = new Map<NetworkCode, MetricDefinition[]>(NETWORK_CODES.map((c) => [c, []]));
 const byCode = new Map<string, MetricDefinition>();

@@ -1,5 +1,5 @@
 import type { NetworkCode } from './network-codes';
-import type { MediaLimits, NetworkInfo, PollLimits } from './types';
+import type { IdempotencyTraits, MediaLimits, NetworkInfo, PollLimits } from './types';
 
 // Where the numbers come from (written once here; posts validates with them, the sandbox enforces them):
 // - [spec]  api-spec.md section 2.2 (network objects) and section 8 (limits).
@@ -17,6 +17,20 @@ const MP4_MOV = ['video/mp4', 'video/quicktime'] as const;
 /** [spec] section 8: poll options of the conversation and microblog networks. */
 const POLL: PollLimits = { minOptions: 2, maxOptions: 4, maxOptionLength: 25 };
 
+/**
+ * [kind] Idempotency of publish requests. Most real networks keep no keys: a repeated request is a
+ * second post, so exactly-once publishing rests on the publisher's own ledger and on reading the
+ * account's recent posts. A few keep a client request key for about a day.
+ */
+const NO_KEYS: IdempotencyTraits = { keys: 'none' };
+const KEYS_FOR_A_DAY: IdempotencyTraits = { keys: 'window', windowMs: 24 * 3600_000 };
+
+/**
+ * [kind] How long a network works on a publish before it stores the post or abandons the request
+ * (its gateway answers 504 then); after that, its listing is the truth about the request.
+ */
+const MAX_PROCESSING_MS = 30_000;
+
 const noVideo = { videoTypes: [], maxVideos: 0, maxVideoBytes: 0, maxVideoDurationSec: 0 } as const;
 const noImages = { imageTypes: [], maxImages: 0, maxImageBytes: 0 } as const;
 
@@ -25,6 +39,8 @@ const generalNet: NetworkInfo = {
   name: 'General Net',
   metricPrefix: 'gn',
   publishing: {
+    idempotency: NO_KEYS, // [kind] a general social network's page-post API: no idempotency keys
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['STATUS', 'MEDIA', 'STORY', 'LINK', 'REEL'],
     storyCaptions: false, // [spec] 2.2 rule 3
     firstComment: true,
@@ -68,6 +84,8 @@ const photoNet: NetworkInfo = {
   name: 'Photo Net',
   metricPrefix: 'pn',
   publishing: {
+    idempotency: NO_KEYS, // [kind] a photo network's container-then-publish API: no idempotency keys
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['MEDIA', 'STORY', 'REEL'],
     storyCaptions: false, // [spec] 2.2 rule 3
     firstComment: true,
@@ -91,6 +109,8 @@ const professionalNet: NetworkInfo = {
   name: 'Professional Net',
   metricPrefix: 'pro',
   publishing: {
+    idempotency: KEYS_FOR_A_DAY, // [kind] a professional network's posts API: a client request key deduplicates for 24 h
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['STATUS', 'MEDIA', 'LINK'],
     storyCaptions: false,
     firstComment: true,
@@ -119,6 +139,8 @@ const shortVideoNet: NetworkInfo = {
   name: 'Short Video Net',
   metricPrefix: 'sv',
   publishing: {
+    idempotency: NO_KEYS, // [kind] a short-video network's direct-post API: no idempotency keys
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['MEDIA', 'REEL'],
     storyCaptions: false,
     firstComment: false,
@@ -146,6 +168,8 @@ const conversationNet: NetworkInfo = {
   name: 'Conversation Net',
   metricPrefix: 'cv',
   publishing: {
+    idempotency: NO_KEYS, // [kind] a threads-style conversation network: no idempotency keys
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['STATUS', 'MEDIA', 'LINK'],
     storyCaptions: false,
     firstComment: true, // posted as the first reply of the thread
@@ -174,6 +198,8 @@ const listingNet: NetworkInfo = {
   name: 'Listing Net',
   metricPrefix: 'ls',
   publishing: {
+    idempotency: NO_KEYS, // [kind] a business-listing network's local posts API: no idempotency keys
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['STATUS', 'MEDIA'],
     storyCaptions: false,
     firstComment: false,
@@ -202,6 +228,8 @@ const videoNet: NetworkInfo = {
   name: 'Video Net',
   metricPrefix: 'vd',
   publishing: {
+    idempotency: KEYS_FOR_A_DAY, // [kind] a video network's upload API: a request key deduplicates uploads for 24 h
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['MEDIA', 'REEL'],
     storyCaptions: false,
     firstComment: false,
@@ -228,6 +256,8 @@ const microblogNet: NetworkInfo = {
   name: 'Microblog Net',
   metricPrefix: 'mb',
   publishing: {
+    idempotency: NO_KEYS, // [kind] a microblog's create-post API: no idempotency keys
+    maxProcessingMs: MAX_PROCESSING_MS,
     postTypes: ['STATUS', 'MEDIA', 'LINK'],
     storyCaptions: false,
     firstComment: true, // posted as a reply to the post

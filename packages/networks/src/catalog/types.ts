@@ -46,7 +46,24 @@ export interface PollLimits {
   maxDurationMinutes?: number;
 }
 
-export interface PublishingRules {
+/**
+ * Whether a publish request's Idempotency-Key dedupes it on the network. Most real networks keep no
+ * keys (`none`: every request creates a post, however often it is sent); some keep them for a while
+ * (`window`: the same key within `windowMs` of the post it created answers with that post).
+ */
+export type IdempotencyTraits = { keys: 'none' } | { keys: 'window'; windowMs: number };
+
+/** What a publisher must know to publish exactly once on a network (see publishingTraits). */
+export interface PublishingTraits {
+  idempotency: IdempotencyTraits;
+  /**
+   * How long the network may take to act on a publish request before it either stores the post or
+   * abandons the request. A listing read this long after a request was sent is conclusive for it.
+   */
+  maxProcessingMs: number;
+}
+
+export interface PublishingRules extends PublishingTraits {
   postTypes: readonly PostType[];
   /** Most networks show stories without text (spec 2.2 rule 3). */
   storyCaptions: boolean;

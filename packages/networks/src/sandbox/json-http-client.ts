@@ -1,7 +1,10 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { getContext } from '@social/logger';
 import { type CallContext, errorFromTransport } from '../adapter/classify-http';
+
+const tracer = trace.getTracer('@social/networks');
 
 export interface JsonHttpClientOptions {
   baseUrl: string;
@@ -45,7 +48,30 @@ export class JsonHttpClient {
     this.agent = secure ? new https.Agent(agentOpts) : new http.Agent(agentOpts);
   }
 
+  /**
+   * One span per adapter call (`<net> <operation>`), around the HTTP client span that carries the
+   * traceparent to the network; a no-op while tracing is off.
+   */
   call(c: HttpCall): Promise<HttpAnswer> {
+    const attributes = { 'network.code': c.ctx.net, 'network.operation': c.ctx.operation };
+    return tracer.startActiveSpan(`${c.ctx.net} ${c.ctx.operation}`, { kind: SpanKind.INTERNAL, attributes }, (span) =>
+      this.send(c).then(
+        (answer) => {
+          span.setAttribute('http.response.status_code', answer.status);
+          if (answer.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${answer.status}` });
+          span.end();
+          return answer;
+        },
+        (err: unknown) => {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+          span.end();
+          throw err;
+        },
+      ),
+    );
+  }
+
+  private send(c: HttpCall): Promise<HttpAnswer> {
     const url = new URL(c.path.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
     for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
     const payload = c.body === undefined ? undefined : Buffer.from(JSON.stringify(c.body));

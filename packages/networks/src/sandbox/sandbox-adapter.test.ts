@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runWithContext } from '@social/logger';
+import { contentFingerprint } from '../adapter/content-fingerprint';
 import { isNetworkError, NetworkError } from '../adapter/network-error';
 import { parseRetryAfter } from '../adapter/classify-http';
 import { createNetworkAdapter } from '../create-network-adapter';
@@ -48,6 +49,8 @@ const publishInput = {
   idempotencyKey: 'pub-1',
   post: { type: 'STATUS' as const, caption: 'hello', firstComment: null, media: [], links: [], settings: null },
 };
+// professionalNet keeps idempotency keys (24 h), so lookups by key are asked of it.
+const lookupInput = { net: 'professionalNet' as const, accountId: 'pro-own-1', accessToken: 'tok', idempotencyKey: 'pub-1' };
 const metricsInput = { net: 'generalNet' as const, accountId: 'gn-own-1', since: '2026-01-01', until: '2026-01-02', metrics: ['gn-daily-page-fans'] };
 
 async function failure(p: Promise<unknown>): Promise<NetworkError> {
@@ -83,8 +86,8 @@ describe('SandboxAdapter', () => {
     handler = reply(201, { networkPostId: 'np-3', publishedAt: '2026-01-01T00:00:00.000Z' });
     await runWithContext({ requestId: 'req-trace-1' }, () => adapter.publish(publishInput));
     handler = reply(404, { error: { code: 'POST_NOT_FOUND', message: 'none' } });
-    await runWithContext({ requestId: 'req-trace-2' }, () => adapter.lookupPublished(publishInput));
-    await adapter.lookupPublished(publishInput);
+    await runWithContext({ requestId: 'req-trace-2' }, () => adapter.lookupPublished(lookupInput));
+    await adapter.lookupPublished(lookupInput);
 
     expect(seen.map((s) => s.headers['x-request-id'])).toEqual(['req-trace-1', 'req-trace-2', undefined]);
   });
@@ -108,9 +111,35 @@ describe('SandboxAdapter', () => {
     expect(err).toMatchObject({ kind: 'RATE_LIMITED', retryable: true, retryAfterMs: 7000, upstreamStatus: 429, code: 'NETWORK_RATE_LIMITED' });
   });
 
-  it.each([500, 502, 503])('classifies %i as TRANSIENT and retryable', async (status) => {
+  it.each([500, 502, 503, 504])('classifies %i of a read as TRANSIENT and retryable', async (status) => {
     handler = errorReply(status, 'SERVER_ERROR');
     expect(await failure(adapter.dailyMetrics(metricsInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: status });
+  });
+
+  it.each([500, 502, 504])('classifies %i of a publish as UNKNOWN_OUTCOME: the post may have been stored', async (status) => {
+    handler = errorReply(status, 'SERVER_ERROR');
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'UNKNOWN_OUTCOME', retryable: true, upstreamStatus: status, code: 'NETWORK_UNKNOWN_OUTCOME' });
+  });
+
+  it('classifies 503 and 408 of a publish as TRANSIENT: the network did not act', async () => {
+    handler = errorReply(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: 503, retryAfterMs: 2000 });
+    handler = errorReply(408, 'REQUEST_TIMEOUT');
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: 408 });
+  });
+
+  it('classifies 409 IDEMPOTENCY_KEY_REUSED as DUPLICATE (status 409, not retryable), other 409s as REJECTED', async () => {
+    handler = errorReply(409, 'IDEMPOTENCY_KEY_REUSED');
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({
+      kind: 'DUPLICATE',
+      retryable: false,
+      status: 409,
+      code: 'NETWORK_DUPLICATE',
+      upstreamStatus: 409,
+      upstreamCode: 'IDEMPOTENCY_KEY_REUSED',
+    });
+    handler = errorReply(409, 'CONFLICT');
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'REJECTED', retryable: false });
   });
 
   it('classifies 401 as AUTH_REVOKED, not retryable', async () => {
@@ -132,9 +161,54 @@ describe('SandboxAdapter', () => {
 
   it('returns null from lookupPublished for an unknown key, but NOT_FOUND for an unknown account', async () => {
     handler = errorReply(404, 'POST_NOT_FOUND');
-    await expect(adapter.lookupPublished({ ...publishInput })).resolves.toBeNull();
+    await expect(adapter.lookupPublished(lookupInput)).resolves.toBeNull();
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/sandbox/professionalNet/accounts/pro-own-1/posts/by-key/pub-1' });
     handler = errorReply(404, 'ACCOUNT_NOT_FOUND');
-    expect(await failure(adapter.lookupPublished({ ...publishInput }))).toMatchObject({ kind: 'NOT_FOUND', retryable: false });
+    expect(await failure(adapter.lookupPublished(lookupInput))).toMatchObject({ kind: 'NOT_FOUND', retryable: false });
+  });
+
+  it('refuses lookupPublished on a network without idempotency keys, without calling it', async () => {
+    handler = reply(200, { networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z' });
+    expect(await failure(adapter.lookupPublished(publishInput))).toMatchObject({
+      kind: 'REJECTED',
+      retryable: false,
+      upstreamCode: 'NOT_SUPPORTED',
+      operation: 'lookupPublished',
+    });
+    expect(seen).toEqual([]);
+  });
+
+  it('lists recent posts with their content fingerprints, newest first as the network pages them', async () => {
+    const sentPost = {
+      type: 'LINK' as const,
+      caption: 'Read this',
+      firstComment: null,
+      media: [{ mimeType: 'image/png', url: 'https://storage.example/p.png?sig=abc', sizeBytes: 10 }],
+      links: [{ link: 'https://blog.example/post', title: 'Post', imageUrl: 'https://storage.example/p.png?sig=abc' }],
+      settings: null,
+    };
+    handler = reply(200, {
+      items: [
+        { networkPostId: 'np-2', publishedAt: '2026-01-01T10:00:00.000Z', type: 'LINK', caption: 'Read this', firstComment: null, media: [{ mimeType: 'image/png' }], links: [{ link: 'https://blog.example/post', title: 'Post', description: null }] },
+        { networkPostId: 'np-1', publishedAt: '2026-01-01T09:00:00.000Z', type: 'STATUS', caption: 'Other', firstComment: null, media: [], links: [] },
+      ],
+      nextCursor: 'c2',
+    });
+    const page = await adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z', cursor: 'c1', limit: 2 });
+    expect(page).toEqual({
+      items: [
+        { networkPostId: 'np-2', publishedAt: '2026-01-01T10:00:00.000Z', fingerprint: contentFingerprint(sentPost) },
+        { networkPostId: 'np-1', publishedAt: '2026-01-01T09:00:00.000Z', fingerprint: expect.not.stringMatching(contentFingerprint(sentPost)) },
+      ],
+      nextCursor: 'c2',
+    });
+    expect(seen[0]!.url).toBe('/sandbox/microblogNet/accounts/mb-own-1/posts?since=2026-01-01T00%3A00%3A00.000Z&cursor=c1&limit=2');
+    expect(seen[0]!.headers['authorization']).toBe('Bearer tok');
+
+    handler = reply(200, { items: [{ networkPostId: 'np-3' }], nextCursor: null });
+    expect(await failure(adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z' }))).toMatchObject({ kind: 'TRANSIENT', operation: 'recentPosts' });
+    handler = errorReply(500, 'SERVER_ERROR');
+    expect(await failure(adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z' }))).toMatchObject({ kind: 'TRANSIENT' });
   });
 
   it('reports a publish that timed out after it was sent as UNKNOWN_OUTCOME', async () => {

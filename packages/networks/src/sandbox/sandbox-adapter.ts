@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type CallContext, errorFromResponse } from '../adapter/classify-http';
+import { contentFingerprint } from '../adapter/content-fingerprint';
+import { getNetwork } from '../catalog/catalog';
 import type { NetworkCode } from '../catalog/network-codes';
+import type { PostType } from '../catalog/types';
 import type {
   ConnectAccountInput,
   ConnectedAccount,
@@ -15,6 +18,8 @@ import type {
   PublishInput,
   PublishMedia,
   PublishResult,
+  RecentPostsInput,
+  RecentPostsResult,
   SearchProfilesInput,
   SearchProfilesResult,
 } from '../adapter/network-adapter';
@@ -53,6 +58,13 @@ export class SandboxAdapter implements NetworkAdapter {
 
   async lookupPublished(input: LookupPublishedInput): Promise<PublishResult | null> {
     const ctx = { net: input.net, operation: 'lookupPublished' } as const;
+    // A network without keys has nothing to look up by; callers check publishingTraits first.
+    if (getNetwork(input.net).publishing?.idempotency.keys === 'none') {
+      throw new NetworkError('REJECTED', `${input.net} keeps no idempotency keys: reconcile with recentPosts`, {
+        ...ctx,
+        upstreamCode: 'NOT_SUPPORTED',
+      });
+    }
     const answer = await this.http.call({
       method: 'GET',
       path: `/sandbox/${seg(input.net)}/accounts/${seg(input.accountId)}/posts/by-key/${seg(input.idempotencyKey)}`,
@@ -63,6 +75,23 @@ export class SandboxAdapter implements NetworkAdapter {
     if (answer.status === 404 && errorCodeOf(answer) === 'POST_NOT_FOUND') return null;
     const body = this.expect<{ networkPostId: string; publishedAt: string }>(answer, ctx, ['networkPostId', 'publishedAt']);
     return { networkPostId: body.networkPostId, publishedAt: body.publishedAt };
+  }
+
+  async recentPosts(input: RecentPostsInput): Promise<RecentPostsResult> {
+    const body = await this.get<{ items: ListedPost[]; nextCursor: string | null }>(
+      { net: input.net, operation: 'recentPosts' },
+      `/sandbox/${seg(input.net)}/accounts/${seg(input.accountId)}/posts`,
+      { since: input.since, cursor: input.cursor, limit: input.limit === undefined ? undefined : String(input.limit) },
+      input.accessToken,
+      ['items', 'nextCursor'],
+    );
+    if (!Array.isArray(body.items) || !body.items.every(isListedPost)) {
+      throw new NetworkError('TRANSIENT', `${input.net} listed posts in a shape we cannot read`, { net: input.net, operation: 'recentPosts' });
+    }
+    return {
+      items: body.items.map((p) => ({ networkPostId: p.networkPostId, publishedAt: p.publishedAt, fingerprint: fingerprintOfListed(p) })),
+      nextCursor: typeof body.nextCursor === 'string' ? body.nextCursor : null,
+    };
   }
 
   async searchProfiles(input: SearchProfilesInput): Promise<SearchProfilesResult> {
@@ -163,6 +192,38 @@ export class SandboxAdapter implements NetworkAdapter {
     }
     return body as T;
   }
+}
+
+/** A post as the sandbox lists it: the fields real networks echo in their post listings. */
+interface ListedPost {
+  networkPostId: string;
+  publishedAt: string;
+  type: string;
+  caption: string | null;
+  firstComment: string | null;
+  media: { mimeType: string }[];
+  links: { link: string; title?: string | null; description?: string | null }[];
+}
+
+function isListedPost(p: unknown): p is ListedPost {
+  const o = p as Partial<ListedPost> | null;
+  return (
+    typeof o === 'object' && o !== null &&
+    typeof o.networkPostId === 'string' && typeof o.publishedAt === 'string' && typeof o.type === 'string' &&
+    Array.isArray(o.media) && o.media.every((m) => typeof m?.mimeType === 'string') &&
+    Array.isArray(o.links) && o.links.every((l) => typeof l?.link === 'string')
+  );
+}
+
+function fingerprintOfListed(p: ListedPost): string {
+  return contentFingerprint({
+    type: p.type as PostType,
+    caption: p.caption ?? null,
+    firstComment: p.firstComment ?? null,
+    media: p.media.map((m) => ({ mimeType: m.mimeType })),
+    links: p.links.map((l) => ({ link: l.link, title: l.title ?? null, description: l.description ?? null })),
+    settings: null,
+  });
 }
 
 function errorCodeOf(answer: HttpAnswer): string | undefined {

@@ -1,0 +1,2 @@
+export * from './address-rules';
+export * from './resolve';
