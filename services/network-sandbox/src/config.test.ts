@@ -5,6 +5,8 @@ describe('readConfig', () => {
     const cfg = readConfig({});
     expect(cfg).toMatchObject({ port: 8090, adminEnabled: false, dbName: 'social_network_sandbox', seed: 'social-sandbox' });
     expect(readConfig({ MONGO_DB_PREFIX: 'x_' }).dbName).toBe('x_network_sandbox');
+    expect(cfg.maxProcessingMs).toBeUndefined();
+    expect(readConfig({ SANDBOX_MAX_PROCESSING_MS: '250' }).maxProcessingMs).toBe(250);
   });
 
   it('turns admin routes on only when SANDBOX_ADMIN says so, in any environment', () => {
@@ -17,5 +19,6 @@ describe('readConfig', () => {
   it('names a bad variable', () => {
     expect(() => readConfig({ NETWORK_SANDBOX_PORT: 'abc' })).toThrow(/NETWORK_SANDBOX_PORT/);
     expect(() => readConfig({ SANDBOX_PUBLIC_URL: 'not a url' })).toThrow(/SANDBOX_PUBLIC_URL/);
+    expect(() => readConfig({ SANDBOX_MAX_PROCESSING_MS: '0' })).toThrow(/SANDBOX_MAX_PROCESSING_MS/);
   });
 });

@@ -17,6 +17,13 @@ export const sandboxSpec = {
     default: false,
     description: 'Mounts /sandbox/admin (failure injection, latency, published posts). Off unless set: pnpm start and the tests set it.',
   },
+  maxProcessingMs: {
+    env: 'SANDBOX_MAX_PROCESSING_MS',
+    type: 'integer',
+    minimum: 1,
+    description:
+      'A publish whose processing (admin latency, a failure rule held before the work) would take longer is abandoned: nothing stored, 504. Default: the network\'s maxProcessingMs (30000).',
+  },
   nodeEnv: { env: 'NODE_ENV', type: 'string', default: 'development' },
   publicUrl: {
     env: 'SANDBOX_PUBLIC_URL',
@@ -36,6 +43,8 @@ export interface SandboxConfig {
   adminEnabled: boolean;
   production: boolean;
   publicUrl: string | undefined;
+  /** Overrides every network's maxProcessingMs (tests make it short); undefined: the catalog's. */
+  maxProcessingMs: number | undefined;
   shutdownGraceMs: number;
   logLevel: string;
 }
@@ -52,6 +61,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): SandboxConfig 
     adminEnabled: c.admin,
     production,
     publicUrl: c.publicUrl?.replace(/\/$/, ''),
+    maxProcessingMs: c.maxProcessingMs,
     shutdownGraceMs: c.shutdownGraceMs,
     logLevel: c.logLevel,
   };

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { closeMongo, type Connection, connectMongo, isMongoReady, syncIndexes } from '@social/mongo';
 import { createServiceApp, listen, type RunningHttpServer } from '@social/http';
+import { publishingTraits } from '@social/networks';
 import type { SandboxConfig } from './config';
 import { AccountRepository } from './data/account.repository';
 import { PublishAttemptRepository } from './data/publish-attempt.repository';
@@ -9,6 +10,7 @@ import { TokenRepository } from './data/token.repository';
 import { AccessTokens } from './domain/access-tokens';
 import { AccountDirectory } from './domain/account-directory';
 import { FailureInjector } from './domain/failure-injector';
+import { SandboxClock } from './domain/sandbox-clock';
 import type { SandboxContext } from './domain/sandbox.context';
 import { seedAccounts } from './domain/seed-accounts';
 import { sandboxRouter } from './http/sandbox.router';
@@ -33,6 +35,7 @@ export class NetworkSandboxService {
       const posts = new PublishedPostRepository(conn);
       const tokens = new TokenRepository(conn);
       const attempts = new PublishAttemptRepository(conn);
+      await posts.dropLegacyIndexes();
       await syncIndexes(conn);
       await accounts.upsertAll(seedAccounts());
       const directory = new AccountDirectory(cfg.seed, await accounts.listAll());
@@ -40,15 +43,18 @@ export class NetworkSandboxService {
       // Every held response listens for shutdown; hundreds at once are expected, not a leak.
       setMaxListeners(0, shutdown.signal);
       let service: NetworkSandboxService | undefined = undefined;
+      const clock = new SandboxClock();
       const ctx: SandboxContext = {
         directory,
         tokens: new AccessTokens(tokens, directory),
         posts,
         attempts,
         failures: new FailureInjector(),
+        clock,
         publicUrl: () => cfg.publicUrl ?? `http://${cfg.host}:${service?.port ?? cfg.port}`,
         shutdown: shutdown.signal,
-        now: () => Date.now(),
+        now: () => clock.now(),
+        maxProcessingMs: (net) => cfg.maxProcessingMs ?? publishingTraits(net).maxProcessingMs,
       };
       service = new NetworkSandboxService(cfg, conn, ctx, shutdown);
       return service;

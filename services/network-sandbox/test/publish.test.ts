@@ -1,12 +1,15 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeMongo, connectMongo } from '@social/mongo';
 import type { PublishInput } from '@social/networks';
+import { readConfig } from '../src/config';
 import { rejectionOf, type Sandbox, startSandbox } from './sandbox-harness';
 
 describe('publishing', () => {
   let sbx: Sandbox;
   let token: string;
   let n = 0;
-  const key = () => `test-key-${++n}`;
+  // Ends with a dot so that no key is a prefix of another (the admin listing filters by prefix).
+  const key = () => `test-key-${++n}.`;
 
   beforeAll(async () => {
     sbx = await startSandbox();
@@ -21,35 +24,38 @@ describe('publishing', () => {
     idempotencyKey,
     post: { type: 'STATUS', caption: 'Hello from the sandbox', firstComment: null, media: [], links: [], settings: null, ...post },
   });
-  const published = async (idempotencyKey?: string) => {
-    const r = await sbx.http('GET', '/sandbox/admin/published?net=microblogNet&accountId=mb-own-1');
+  const published = async (clientKey?: string) => {
+    const r = await sbx.http('GET', `/sandbox/admin/published?net=microblogNet&accountId=mb-own-1${clientKey ? `&clientKeyPrefix=${encodeURIComponent(clientKey)}` : ''}`);
     expect(r.status).toBe(200);
-    return idempotencyKey ? { ...r.body, items: r.body.items.filter((i: any) => i.idempotencyKey === idempotencyKey), keys: r.body.keys.filter((k: any) => k.idempotencyKey === idempotencyKey) } : r.body;
+    return r.body;
   };
 
-  it('publishes once and answers the same result for the same key again', async () => {
+  // microblogNet keeps no idempotency keys, as most real networks: the key is sent and ignored.
+  it('creates a post for every request on a network without keys, even with one Idempotency-Key', async () => {
     const k = key();
     const countBefore = (await sbx.http('GET', '/sandbox/admin/published/count')).body.total as number;
     const first = await sbx.adapter.publish(input(k));
     expect(first).toMatchObject({ networkPostId: expect.stringMatching(/^mb_/), replayed: false });
     expect(new Date(first.publishedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
     const second = await sbx.adapter.publish(input(k));
-    expect(second).toEqual({ ...first, replayed: true });
-    expect((await sbx.http('GET', '/sandbox/admin/published/count')).body).toEqual({ total: countBefore + 1 });
+    expect(second).toMatchObject({ networkPostId: expect.stringMatching(/^mb_/), replayed: false });
+    expect(second.networkPostId).not.toBe(first.networkPostId);
+    expect((await sbx.http('GET', '/sandbox/admin/published/count')).body).toEqual({ total: countBefore + 2 });
     const list = await published(k);
-    expect(list.items).toHaveLength(1);
-    expect(list.keys).toEqual([{ net: 'microblogNet', accountId: 'mb-own-1', idempotencyKey: k, posts: 1, attempts: 2 }]);
+    expect(list.items.map((i: any) => [i.networkPostId, i.clientKey, i.attempts])).toEqual([
+      [first.networkPostId, k, 1],
+      [second.networkPostId, k, 1],
+    ]);
+    expect(list.clientKeys).toEqual([{ net: 'microblogNet', accountId: 'mb-own-1', clientKey: k, created: 2 }]);
+    expect(list.duplicateClientKeys).toEqual(list.clientKeys);
+    expect(list.total).toBe(2);
   });
 
-  it('creates exactly one post from 20 concurrent publishes with one key', async () => {
+  it('creates one post per request from 20 concurrent publishes with one key', async () => {
     const k = key();
     const results = await Promise.all(Array.from({ length: 20 }, () => sbx.adapter.publish(input(k))));
-    expect(new Set(results.map((r) => r.networkPostId)).size).toBe(1);
-    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
-    const list = await published(k);
-    expect(list.items).toHaveLength(1);
-    expect(list.keys[0]).toMatchObject({ posts: 1, attempts: 20 });
-    expect((await published()).duplicateKeys).toEqual([]);
+    expect(new Set(results.map((r) => r.networkPostId)).size).toBe(20);
+    expect((await published(k)).clientKeys).toEqual([{ net: 'microblogNet', accountId: 'mb-own-1', clientKey: k, created: 20 }]);
   });
 
   it('stores exactly what was published', async () => {
@@ -73,7 +79,7 @@ describe('publishing', () => {
       networkPostId: r.networkPostId,
       net: 'microblogNet',
       accountId: 'mb-own-1',
-      idempotencyKey: k,
+      clientKey: k,
       type: 'MEDIA',
       caption: 'Two pictures 📷',
       firstComment: 'More in the thread',
@@ -111,10 +117,7 @@ describe('publishing', () => {
     expect(longTitle.details).toEqual([{ path: '/settings/title', message: 'must be at most 100 characters' }]);
   });
 
-  it('refuses a used key with other content (409), and publishing to adNet', async () => {
-    const k = key();
-    await sbx.adapter.publish(input(k));
-    expect(await rejectionOf(sbx.adapter.publish(input(k, { caption: 'something else' })))).toMatchObject({ kind: 'REJECTED', upstreamStatus: 409, upstreamCode: 'IDEMPOTENCY_KEY_REUSED' });
+  it('refuses publishing to adNet', async () => {
     const adToken = await sbx.token('adNet', 'ad-own-1');
     expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), net: 'adNet', accountId: 'ad-own-1', accessToken: adToken }))).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
   });
@@ -129,13 +132,6 @@ describe('publishing', () => {
     expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accountId: 'mb-own-99' }))).toMatchObject({ kind: 'NOT_FOUND' });
   });
 
-  it('reconciles by key: the published post, or null when nothing was published', async () => {
-    const k = key();
-    const r = await sbx.adapter.publish(input(k));
-    await expect(sbx.adapter.lookupPublished({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: k })).resolves.toEqual({ networkPostId: r.networkPostId, publishedAt: r.publishedAt });
-    await expect(sbx.adapter.lookupPublished({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: 'never-used' })).resolves.toBeNull();
-  });
-
   // Speed belongs to `pnpm bench publish`; this checks that a burst under latency loses nothing.
   it('answers every one of hundreds of concurrent publishes while each takes 100 ms', async () => {
     expect((await sbx.http('POST', '/sandbox/admin/latency', { publishMs: 100 })).body).toEqual({ publishMs: 100 });
@@ -144,6 +140,35 @@ describe('publishing', () => {
       expect(new Set(results.map((r) => r.networkPostId)).size).toBe(300);
     } finally {
       await sbx.http('POST', '/sandbox/admin/latency', { publishMs: 0 });
+    }
+  });
+});
+
+describe('a database of the earlier version (every key kept forever)', () => {
+  it('loses the old unique key index at start and shows old posts with their key as clientKey', async () => {
+    const prefix = `t_${randomBytes(5).toString('hex')}_`;
+    const cfg = readConfig({ ...process.env, MONGO_DB_PREFIX: prefix });
+    const conn = await connectMongo({ url: cfg.mongoUrl, dbName: cfg.dbName });
+    const old = conn.collection('published_posts');
+    await old.createIndex({ net: 1, accountId: 1, idempotencyKey: 1 }, { unique: true });
+    await old.insertOne({ _id: 'mb_legacy' as never, net: 'microblogNet', accountId: 'mb-own-1', idempotencyKey: 'old-key', fingerprint: 'f', type: 'STATUS', caption: 'old', firstComment: null, media: [], links: [], settingsJson: null, publishedAt: new Date() });
+    await closeMongo(conn);
+
+    const sbx = await startSandbox({ MONGO_DB_PREFIX: prefix });
+    try {
+      const check = await connectMongo({ url: cfg.mongoUrl, dbName: cfg.dbName });
+      const names = (await check.collection('published_posts').indexes()).map((i) => i.name);
+      await closeMongo(check);
+      expect(names).not.toContain('net_1_accountId_1_idempotencyKey_1');
+      expect(names).toEqual(expect.arrayContaining(['heldKey_1']));
+
+      const token = await sbx.token('microblogNet', 'mb-own-1');
+      const post = { type: 'STATUS' as const, caption: 'new', firstComment: null, media: [], links: [], settings: null };
+      for (const idempotencyKey of ['a', 'b']) await sbx.adapter.publish({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey, post });
+      const admin = (await sbx.http('GET', '/sandbox/admin/published')).body;
+      expect(admin.clientKeys.map((k: { clientKey: string }) => k.clientKey)).toEqual(['old-key', 'a', 'b']);
+    } finally {
+      await sbx.stop();
     }
   });
 });

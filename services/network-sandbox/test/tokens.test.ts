@@ -51,7 +51,7 @@ describe('accounts and tokens', () => {
     const err = await rejectionOf(post(token, 'after-revoke'));
     expect(err).toMatchObject({ kind: 'AUTH_REVOKED', retryable: false, upstreamStatus: 401, upstreamCode: 'TOKEN_REVOKED' });
     expect(await rejectionOf(sbx.adapter.dailyMetrics({ net: 'conversationNet', accountId: 'cv-own-1', accessToken: token, since: '2026-03-01', until: '2026-03-01', metrics: ['cv-daily-followers'] }))).toMatchObject({ kind: 'AUTH_REVOKED' });
-    expect(await rejectionOf(sbx.adapter.lookupPublished({ net: 'conversationNet', accountId: 'cv-own-1', accessToken: token, idempotencyKey: 'before-revoke' }))).toMatchObject({ kind: 'AUTH_REVOKED' });
+    expect(await rejectionOf(sbx.adapter.recentPosts({ net: 'conversationNet', accountId: 'cv-own-1', accessToken: token, since: new Date(0).toISOString() }))).toMatchObject({ kind: 'AUTH_REVOKED' });
 
     const fresh = await sbx.token('conversationNet', 'cv-own-1');
     await expect(post(fresh, 'after-reconnect')).resolves.toMatchObject({ replayed: false });

@@ -5,14 +5,14 @@ import { loadPostsConfig } from './config';
 const base = { MONGO_URL: 'mongodb://127.0.0.1:27017/', AMQP_URL: 'amqp://127.0.0.1', ...testKeyEnv() };
 
 describe('posts configuration', () => {
-  it('claims tasks 2 s ahead with a 30 s lease by default', () => {
+  it('lists due posts 2 s ahead and first asks about a dispatched post after 10 minutes by default', () => {
     const cfg = loadPostsConfig(base);
-    expect([cfg.dispatchLookAheadMs, cfg.dispatchLeaseMs]).toEqual([2000, 30000]);
+    expect([cfg.dispatchLookAheadMs, cfg.watchdogTimeoutMs, cfg.watchdogMaxIntervalMs]).toEqual([2000, 600000, 1800000]);
   });
 
-  it('refuses a look-ahead that is not shorter than the lease, naming both variables', () => {
-    const load = () => loadPostsConfig({ ...base, POSTS_DISPATCH_LOOKAHEAD_MS: '5000', POSTS_DISPATCH_LEASE_MS: '5000' });
+  it('refuses a watchdog interval cap below its first wait, naming both variables', () => {
+    const load = () => loadPostsConfig({ ...base, POSTS_PUBLISH_WATCHDOG_MS: '60000', POSTS_WATCHDOG_MAX_INTERVAL_MS: '1000' });
     expect(load).toThrow(ConfigError);
-    expect(load).toThrow('POSTS_DISPATCH_LOOKAHEAD_MS must be shorter than POSTS_DISPATCH_LEASE_MS (5000 ms)');
+    expect(load).toThrow('POSTS_WATCHDOG_MAX_INTERVAL_MS must not be shorter than POSTS_PUBLISH_WATCHDOG_MS (60000 ms)');
   });
 });

@@ -13,19 +13,17 @@ export const postsSpec = {
   neighbourDeadlineMs: { env: 'POSTS_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 2000 },
   // Posts kept in the in-memory lists of all workspaces together (a few KB each).
   listCacheEntries: { env: 'POSTS_LIST_CACHE_ENTRIES', type: 'integer', minimum: 0, default: 100000 },
-  // Publishing: how often due posts are looked for, how long a dispatch claim lasts before another
-  // replica may take it over, and when the watchdog asks about profiles still PENDING.
+  // Publishing: how often due posts are looked for, how long before its due time a post is
+  // listed (so its jobs leave at the due time itself), how many are dispatched at once, when the
+  // watchdog first asks about profiles still PENDING and how far apart its questions may grow.
   dispatchTickMs: { env: 'POSTS_DISPATCH_TICK_MS', type: 'integer', minimum: 50, default: 1000 },
-  dispatchLeaseMs: { env: 'POSTS_DISPATCH_LEASE_MS', type: 'integer', minimum: 100, default: 30000 },
-  dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 32 },
-  // Tasks are claimed this long before they are due and sent at the due time itself; keep it above
-  // the tick (every due task is then seen ahead at least once) and well below the lease.
   dispatchLookAheadMs: { env: 'POSTS_DISPATCH_LOOKAHEAD_MS', type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
+  dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 32 },
+  // Only for the very first scan of a database (then a stored cursor says where to look from).
   dispatchLookbackMinutes: { env: 'POSTS_DISPATCH_LOOKBACK_MINUTES', type: 'integer', minimum: 3, default: 360 },
-  dispatchSweepMs: { env: 'POSTS_DISPATCH_SWEEP_MS', type: 'integer', minimum: 1000, default: 300000 },
   watchdogTimeoutMs: { env: 'POSTS_PUBLISH_WATCHDOG_MS', type: 'integer', minimum: 100, default: 600000 },
   watchdogTickMs: { env: 'POSTS_WATCHDOG_TICK_MS', type: 'integer', minimum: 50, default: 5000 },
-  watchdogMaxRounds: { env: 'POSTS_WATCHDOG_MAX_ROUNDS', type: 'integer', minimum: 1, default: 3 },
+  watchdogMaxIntervalMs: { env: 'POSTS_WATCHDOG_MAX_INTERVAL_MS', type: 'integer', minimum: 100, default: 1800000 },
   resultsPrefetch: { env: 'POSTS_RESULTS_PREFETCH', type: 'integer', minimum: 1, default: 32 },
 } as const satisfies Record<string, VarSpec>;
 
@@ -33,9 +31,8 @@ export type PostsConfig = ReturnType<typeof loadPostsConfig>;
 
 export function loadPostsConfig(env: NodeJS.ProcessEnv = process.env) {
   const cfg = loadConfig(postsSpec, env);
-  // A task claimed ahead must still hold its claim at its due time, or another replica takes it over.
-  if (cfg.dispatchLookAheadMs >= cfg.dispatchLeaseMs) {
-    throw new ConfigError('POSTS_DISPATCH_LOOKAHEAD_MS', `must be shorter than POSTS_DISPATCH_LEASE_MS (${cfg.dispatchLeaseMs} ms)`);
+  if (cfg.watchdogMaxIntervalMs < cfg.watchdogTimeoutMs) {
+    throw new ConfigError('POSTS_WATCHDOG_MAX_INTERVAL_MS', `must not be shorter than POSTS_PUBLISH_WATCHDOG_MS (${cfg.watchdogTimeoutMs} ms)`);
   }
   return cfg;
 }

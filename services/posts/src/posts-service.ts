@@ -1,23 +1,24 @@
 import { Router } from 'express';
 import { PUBLISH_RESULTS_QUEUE, publishCompleted } from '@social/contracts';
-import { Broker, type ConsumerHandle } from '@social/events';
+import { Broker, BrokerEventEmitter, type ConsumerHandle } from '@social/events';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import type { GrpcServer } from '@social/grpc';
 import { TokenSigner, verifierFor } from '@social/internal-auth';
 import { createLogger } from '@social/logger';
-import { grpcMediaDirectory, type MediaDirectory } from './clients/media.client';
-import { grpcProfileDirectory, type ProfileDirectory } from './clients/profiles.client';
+import { grpcMediaDirectory } from './clients/media.client';
+import { grpcProfileDirectory } from './clients/profiles.client';
 import { postsDbName, type PostsConfig } from './config';
 import { LabelRepository } from './data/label.repository';
 import { PostListIndex } from './data/post-list.index';
 import { PostRepository } from './data/post.repository';
+import type { MediaDirectory, ProfileDirectory } from './domain/posts/ports';
 import { PostsUseCases } from './domain/posts/posts.use-cases';
 import { postsGrpcServer } from './grpc';
 import { labelsRoutes } from './http/labels.routes';
 import { postsRoutes } from './http/posts.routes';
 import { brokerJobQueue, postsTopology, publishResultsHandler } from './consumers/publish-results.consumer';
-import { PublishTaskRepository } from './data/publish-task.repository';
+import { migrateLegacyPublishTasks } from './data/legacy-publish-tasks';
 import { ApplyPublishResult } from './domain/publishing/apply-result.use-case';
 import { Dispatcher } from './domain/publishing/dispatcher';
 import { publishingHooks } from './domain/publishing/publishing-hooks';
@@ -47,32 +48,29 @@ export class PostsService {
     const signer = new TokenSigner('posts', cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: postsDbName(cfg) });
     const labels = new LabelRepository(mongo);
-    const posts = new PostRepository(mongo);
-    const tasks = new PublishTaskRepository(mongo);
+    const posts = new PostRepository(mongo, { firstLookBackMs: cfg.dispatchLookbackMinutes * 60_000 });
     await syncIndexes(mongo);
+    await migrateLegacyPublishTasks(mongo, posts);
     const neighbourOpts = { signer, deadlineMs: cfg.neighbourDeadlineMs };
     const media: MediaDirectory = grpcMediaDirectory(cfg.mediaGrpcUrl, neighbourOpts);
     const profiles: ProfileDirectory = grpcProfileDirectory(cfg.competitorsGrpcUrl, neighbourOpts);
     const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'posts', topology: postsTopology });
     const jobs = brokerJobQueue(broker);
-    const dispatcher = new Dispatcher(tasks, posts, jobs, {
+    const dispatcher = new Dispatcher(posts, jobs, {
       tickMs: cfg.dispatchTickMs,
-      leaseMs: cfg.dispatchLeaseMs,
-      lookbackMinutes: cfg.dispatchLookbackMinutes,
-      sweepMs: cfg.dispatchSweepMs,
-      watchdogTimeoutMs: cfg.watchdogTimeoutMs,
-      concurrency: cfg.dispatchConcurrency,
       lookAheadMs: cfg.dispatchLookAheadMs,
+      concurrency: cfg.dispatchConcurrency,
+      watchdogTimeoutMs: cfg.watchdogTimeoutMs,
     });
-    const applyResult = new ApplyPublishResult(posts, tasks);
-    const watchdog = new Watchdog(tasks, posts, jobs, applyResult, {
+    const events = new BrokerEventEmitter(broker);
+    const applyResult = new ApplyPublishResult(posts, undefined, events);
+    const watchdog = new Watchdog(posts, jobs, {
       tickMs: cfg.watchdogTickMs,
       timeoutMs: cfg.watchdogTimeoutMs,
-      maxRounds: cfg.watchdogMaxRounds,
-      lookbackMinutes: cfg.dispatchLookbackMinutes,
+      maxIntervalMs: cfg.watchdogMaxIntervalMs,
     });
     const listIndex = new PostListIndex(posts, cfg.listCacheEntries);
-    const useCases = new PostsUseCases({ posts, listIndex, labels, media, profiles, publishing: publishingHooks(tasks, dispatcher) });
+    const useCases = new PostsUseCases({ posts, listIndex, labels, media, profiles, publishing: publishingHooks(dispatcher), events });
     const results = await broker.consume(PUBLISH_RESULTS_QUEUE, [publishCompleted], publishResultsHandler(applyResult), {
       prefetch: cfg.resultsPrefetch,
     });

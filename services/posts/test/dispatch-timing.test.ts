@@ -1,103 +1,125 @@
-import { PUBLISHING_EXCHANGE, publishRequested } from '@social/contracts';
+import { PUBLISHING_EXCHANGE, publishRequested, type PublishRequested } from '@social/contracts';
 import { Broker } from '@social/events';
-import { createTestVhost, dropDatabases, testEnv, type TestVhost } from '@social/testkit';
+import { createTestVhost, testEnv, type TestVhost } from '@social/testkit';
 import mongoose from 'mongoose';
 import { postsDbName } from '../src/config';
 import { startHarness, type Harness } from './support/harness';
 
-// Tasks are claimed before they are due and their jobs sent at the due time itself: never early,
-// never a tick late, and a change made between the claim and the due time still counts.
+// Due posts are listed ahead and claimed at their due time with a compare-and-set on the post:
+// never early, and a change that was under way when the time came loses (409), so the network gets
+// what the post says.
 const WS = 'ws-dispatch-timing';
+const JOBS = 'test.dispatch-timing.jobs';
 let vhost: TestVhost;
 let h: Harness;
 let db: mongoose.Connection;
 let jobsBroker: Broker;
-let serviceStopped = false;
-const jobs: { postId: string; receivedAt: number }[] = [];
+const jobs: (PublishRequested & { receivedAt: number })[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   vhost = await createTestVhost(testEnv()['AMQP_URL']!);
-  // A tick of 300 ms with 1.5 s of look-ahead: every task is seen several times before it is due.
-  h = await startHarness({ AMQP_URL: vhost.amqpUrl, POSTS_DISPATCH_TICK_MS: '300', POSTS_DISPATCH_LOOKAHEAD_MS: '1500' });
+  // A tick of 300 ms with 1.5 s of look-ahead: every post is seen several times before it is due.
+  h = await startHarness({
+    AMQP_URL: vhost.amqpUrl,
+    POSTS_DISPATCH_TICK_MS: '300',
+    POSTS_DISPATCH_LOOKAHEAD_MS: '1500',
+    POSTS_NEIGHBOUR_DEADLINE_MS: '20000',
+  });
   h.profiles.add(WS, { id: 'p1', net: 'generalNet' });
   db = await mongoose.createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) }).asPromise();
-  // Stands in for the publisher's jobs queue: records when each job arrives.
-  const queue = 'test.dispatch-timing.jobs';
-  jobsBroker = await Broker.connect({
-    url: vhost.amqpUrl,
-    connectionName: 'test-jobs',
-    topology: { exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }], queues: [{ name: queue, bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishRequested.type }] }] },
-  });
-  await jobsBroker.consume(queue, [publishRequested], async (env) => {
-    jobs.push({ postId: env.payload.postId, receivedAt: Date.now() });
-  });
+  // Stands in for the publisher's jobs queue: records each job and when it arrived. Declared with
+  // its binding only when a test wants jobs to be routable.
+  jobsBroker = await Broker.connect({ url: vhost.amqpUrl, connectionName: 'test-jobs', topology: { exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }], queues: [] } });
 });
 afterAll(async () => {
   await jobsBroker?.close(1000);
   await db?.close();
-  if (!serviceStopped) await h?.stop();
-  else {
-    await h.media.stop();
-    await h.profiles.stop();
-    await dropDatabases(h.env['MONGO_URL']!, h.env['MONGO_DB_PREFIX']!);
-  }
+  await h?.stop();
   await vhost?.drop();
 });
 
-/** A post scheduled to publish `inMs` from now (whole seconds, as users pick times). */
-async function scheduled(inMs: number): Promise<{ id: string; dueAt: number }> {
+async function routeJobs(): Promise<void> {
+  await jobsBroker.close(1000);
+  jobsBroker = await Broker.connect({
+    url: vhost.amqpUrl,
+    connectionName: 'test-jobs',
+    topology: { exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }], queues: [{ name: JOBS, bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishRequested.type }] }] },
+  });
+  await jobsBroker.consume(JOBS, [publishRequested], async (env) => {
+    jobs.push({ ...env.payload, receivedAt: Date.now() });
+  });
+}
+
+/** A post scheduled to publish `inMs` from now. */
+async function scheduled(inMs: number, caption = 'on time'): Promise<{ id: string; dueAt: number }> {
   const publishAt = new Date(Date.now() + inMs);
-  const post = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p1'], captions: [{ plainText: 'on time' }], publishAt: publishAt.toISOString() })).body;
+  const post = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p1'], captions: [{ plainText: caption }], publishAt: publishAt.toISOString() })).body;
   expect((await h.call(WS, 'PATCH', `/posts/${post.id}/stage/schedule`)).status).toBe(200);
   return { id: post.id, dueAt: publishAt.getTime() };
 }
 
-const task = (postId: string) => db.collection('publish_tasks').findOne({ _id: `${postId}:1` as never });
-
-/** Polls the task until it is CLAIMED; returns when that was seen. */
-async function claimedAt(postId: string, deadline: number): Promise<number> {
-  while (Date.now() < deadline) {
-    if ((await task(postId))?.['state'] === 'CLAIMED') return Date.now();
+const stored = (postId: string) => db.collection('posts').findOne({ _id: postId as never });
+const jobsOf = (postId: string) => jobs.filter((j) => j.postId === postId);
+async function until(what: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await what())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(50);
   }
-  throw new Error(`task of ${postId} never claimed`);
 }
 
-describe('dispatch timing', () => {
-  it('claims a task before it is due and sends its job at the due time, not before', async () => {
-    const { id, dueAt } = await scheduled(4000);
+describe('dispatch', () => {
+  it('hands a revision whose jobs could not be sent back, and sends it once a queue takes jobs', async () => {
+    const { id } = await scheduled(3000); // a lead that a loaded machine can schedule within
+    // No queue is bound yet: the broker refuses the job as unroutable.
+    await until(async () => ((await stored(id))?.['version'] as number) >= 3, 30_000); // claimed, then handed back
+    expect((await stored(id))?.['dispatch']).toMatchObject({ state: 'WAITING' });
 
-    const claimed = await claimedAt(id, dueAt + 5000);
-    while (!jobs.some((j) => j.postId === id) && Date.now() < dueAt + 10_000) await sleep(50);
+    await routeJobs();
+    await until(() => jobsOf(id).length > 0, 30_000);
 
-    const job = jobs.find((j) => j.postId === id);
-    expect(claimed).toBeLessThan(dueAt); // claimed ahead
-    expect(job?.receivedAt).toBeGreaterThanOrEqual(dueAt); // never early
-    expect((await task(id))?.['state']).toBe('DISPATCHED');
+    expect((await stored(id))?.['dispatch']).toMatchObject({ state: 'DISPATCHED' });
+    expect(jobsOf(id)).toHaveLength(1);
   });
 
-  it('sends nothing for a post unscheduled after its task was claimed ahead', async () => {
-    const { id, dueAt } = await scheduled(4000);
-    await claimedAt(id, dueAt);
+  it('sends a scheduled post\'s job at its due time, not before, with the content the post has', async () => {
+    const { id, dueAt } = await scheduled(3000, 'exactly this');
+
+    await until(() => jobsOf(id).length > 0, 30_000);
+
+    const [job] = jobsOf(id);
+    expect(job!.receivedAt).toBeGreaterThanOrEqual(dueAt); // never early
+    expect(job).toMatchObject({ revision: 1, net: 'generalNet', content: { type: 'STATUS', caption: 'exactly this', mediaLibIds: [], links: [] } });
+    expect((await stored(id))?.['dispatch']).toMatchObject({ state: 'DISPATCHED' });
+  });
+
+  it('sends nothing for a post unscheduled while it waits for its due time', async () => {
+    const { id, dueAt } = await scheduled(2500);
+    await sleep(dueAt - 1000 - Date.now()); // inside the look-ahead: listed, waiting in memory
 
     const res = await h.call(WS, 'PATCH', `/posts/${id}/stage/unschedule`);
-    expect(res.status).toBe(200);
     expect(res.body.stage).toBe('DRAFT');
     await sleep(dueAt + 2000 - Date.now());
 
-    expect(jobs.filter((j) => j.postId === id)).toEqual([]);
-    expect((await task(id))?.['state']).toBe('CANCELLED');
+    expect(jobsOf(id)).toEqual([]);
   });
 
-  it('hands tasks claimed ahead back when the service stops, so another replica sends them on time', async () => {
-    const { id, dueAt } = await scheduled(5000);
-    await claimedAt(id, dueAt);
+  it('answers 409 to an edit that passed its checks before the due time but ends after the dispatch, and keeps the dispatched content', async () => {
+    const { id, dueAt } = await scheduled(3000, 'as scheduled');
+    await sleep(dueAt - 1000 - Date.now());
+    h.profiles.delayMs = 3000; // the edit's validation is still running when the post is due
+    let edit;
+    try {
+      edit = await h.call(WS, 'PUT', `/posts/${id}`, { captions: [{ plainText: 'too late' }] });
+    } finally {
+      h.profiles.delayMs = 0;
+    }
 
-    serviceStopped = true;
-    await h.service.destroy();
-
-    expect(await task(id)).toMatchObject({ state: 'WAITING', claimToken: null, leaseUntil: null });
-    expect(new Date((await task(id))!['dueAt']).getTime()).toBe(dueAt);
+    expect([edit.status, edit.body.error?.code]).toEqual([409, 'PROTECTED_STAGE']);
+    await until(() => jobsOf(id).length > 0, 30_000);
+    expect(jobsOf(id).map((j) => j.content?.caption)).toEqual(['as scheduled']);
+    const now = (await h.call(WS, 'GET', `/posts/${id}`)).body;
+    expect(now).toMatchObject({ stage: 'SCHEDULED', captions: [expect.objectContaining({ plainText: 'as scheduled' })] });
   });
 });

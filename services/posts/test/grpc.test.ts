@@ -1,12 +1,12 @@
 import mongoose from 'mongoose';
-import { createGrpcClient, serviceDefinition } from '@social/grpc';
+import { createPostsClient, type PostsServiceMethods } from '@social/contracts';
 import { testSigner } from '@social/testkit';
 import { postsDbName } from '../src/config';
-import { POSTS_RPC_CALLERS, type PostsMethods } from '../src/grpc';
+import { POSTS_RPC_CALLERS } from '../src/grpc';
 import { startHarness, type Harness } from './support/harness';
 
 let h: Harness;
-type Client = ReturnType<typeof createGrpcClient<PostsMethods>>;
+type Client = ReturnType<typeof createPostsClient>;
 let client: Client;
 const WS = 'ws-grpc';
 
@@ -18,10 +18,9 @@ beforeAll(async () => {
   h.media.add(WS, { id: 'vid', mime: 'video/mp4' });
   // Each method is called as the caller its allow-list names, so the real allow-list is used.
   const address = `127.0.0.1:${h.service.grpcPort}`;
-  const definition = serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
   const byCaller = Object.fromEntries(
-    Object.entries(POSTS_RPC_CALLERS).map(([method, [issuer]]) => [method, createGrpcClient<PostsMethods>(definition, address, { audience: 'posts', signer: testSigner(issuer) })]),
-  ) as Record<keyof PostsMethods, Client>;
+    Object.entries(POSTS_RPC_CALLERS).map(([method, [issuer]]) => [method, createPostsClient(address, { signer: testSigner(issuer) })]),
+  ) as Record<keyof PostsServiceMethods, Client>;
   client = {
     call: (method, request, options) => byCaller[method].call(method, request, options),
     stream: () => {

@@ -16,9 +16,16 @@ export const publisherSpec = {
   concurrency: { env: 'PUBLISHER_CONCURRENCY', type: 'integer', minimum: 1, maximum: 1000, default: 32 },
   // Network calls per job before a retryable failure becomes FAILED.
   maxAttempts: { env: 'PUBLISHER_MAX_ATTEMPTS', type: 'integer', minimum: 1, maximum: 50, default: 6 },
+  // Backoff between tries (jittered), and the longest wait a network's Retry-After is honoured for.
   retryBaseMs: { env: 'PUBLISHER_RETRY_BASE_MS', type: 'integer', minimum: 1, default: 1000 },
-  // Kept short: delayed jobs share one queue, where a long delay at its head holds back shorter ones.
   retryMaxMs: { env: 'PUBLISHER_RETRY_MAX_MS', type: 'integer', minimum: 1, default: 30000 },
+  retryAfterMaxMs: { env: 'PUBLISHER_RETRY_AFTER_MAX_MS', type: 'integer', minimum: 0, default: 900000 },
+  // After a publish whose outcome is unknown, how long until the network can no longer act on it,
+  // so that not finding the post proves it was not created. Default: the network's own processing
+  // bound (packages/networks catalog) plus 10 s.
+  outcomeSettleMs: { env: 'PUBLISHER_OUTCOME_SETTLE_MS', type: 'integer', minimum: 0 },
+  // A first attempt later than this after the due time is not made: FAILED (PUBLISH_TOO_LATE).
+  maxLatenessMs: { env: 'PUBLISHER_MAX_LATENESS_MS', type: 'integer', minimum: 0, default: 3600000 },
   // Deliveries of a job that crash its handler before it is dead-lettered (and its profile FAILED).
   jobDeliveryLimit: { env: 'PUBLISHER_JOB_DELIVERY_LIMIT', type: 'integer', minimum: 1, default: 5 },
   credentialsCacheMs: { env: 'PUBLISHER_CREDENTIALS_CACHE_MS', type: 'integer', minimum: 0, default: 30000 },

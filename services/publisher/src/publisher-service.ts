@@ -3,14 +3,14 @@ import { PUBLISH_JOBS_QUEUE, publishRequested } from '@social/contracts';
 import { Broker, type ConsumerHandle } from '@social/events';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
-import { createNetworkAdapter, type NetworkAdapter } from '@social/networks';
+import { createNetworkAdapter, publishingTraits, type NetworkAdapter, type NetworkCode } from '@social/networks';
 import { grpcMediaSource } from './clients/media.client';
 import { grpcPostSource } from './clients/posts.client';
 import { grpcCredentialSource } from './clients/profiles.client';
 import { publisherDbName, type PublisherConfig } from './config';
 import { brokerOutbox, invalidJobHandler, publishJobHandler } from './consumers/publish-job.consumer';
-import { AttemptRepository } from './data/attempt.repository';
-import { attemptModel } from './data/attempt.model';
+import { LedgerRepository } from './data/ledger.repository';
+import { ledgerModel, networkPostClaimModel } from './data/ledger.model';
 import { PublishJob } from './domain/publish-job.use-case';
 import { log } from './logger';
 import { publisherTopology } from './topology';
@@ -38,7 +38,8 @@ export class PublisherService {
     // The key first: a bad one fails start-up at once, naming its variable.
     const signer = new TokenSigner('publisher', cfg.jwtPrivateKey);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: publisherDbName(cfg) });
-    attemptModel(mongo);
+    ledgerModel(mongo);
+    networkPostClaimModel(mongo);
     await syncIndexes(mongo);
     const broker = await Broker.connect({
       url: cfg.amqpUrl,
@@ -51,14 +52,16 @@ export class PublisherService {
     const credentials = grpcCredentialSource(cfg.competitorsGrpcUrl, { ...grpcOpts, cacheMs: cfg.credentialsCacheMs });
     const network = createNetworkAdapter(cfg);
     const useCase = new PublishJob({
-      ledger: new AttemptRepository(mongo),
+      ledger: new LedgerRepository(mongo),
       posts,
       media,
       credentials,
       network,
       outbox: brokerOutbox(broker),
       maxAttempts: cfg.maxAttempts,
-      retry: { baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
+      retry: { baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs, retryAfterMaxMs: cfg.retryAfterMaxMs },
+      settle: { settleMs: (net) => cfg.outcomeSettleMs ?? publishingTraits(net as NetworkCode).maxProcessingMs + 10_000 },
+      maxLatenessMs: cfg.maxLatenessMs,
     });
     const consumer = await broker.consume(PUBLISH_JOBS_QUEUE, [publishRequested], publishJobHandler(useCase), {
       prefetch: cfg.concurrency,

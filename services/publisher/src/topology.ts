@@ -1,16 +1,10 @@
-import {
-  PROFILES_EXCHANGE,
-  PUBLISH_JOBS_QUEUE,
-  PUBLISH_RETRY_QUEUE,
-  PUBLISHING_EXCHANGE,
-  publishRequested,
-} from '@social/contracts';
+import { PROFILES_EXCHANGE, PUBLISH_DELAY_QUEUES, PUBLISH_JOBS_QUEUE, PUBLISHING_EXCHANGE, publishRequested } from '@social/contracts';
 import type { Topology } from '@social/events';
 
 /**
- * The publisher's queues: jobs (quorum, DLQ, delivery limit) and the delay queue whose expired
- * messages go back to the jobs queue through the default exchange. The results queue belongs to
- * posts, which declares it; profile.auth.revoked is consumed by competitors.
+ * The publisher's queues: jobs (quorum, DLQ, delivery limit) and the delay queues, one per delay,
+ * whose expired messages go back to the jobs queue through the default exchange. The results
+ * queue belongs to posts, which declares it; profile.auth.revoked is consumed by competitors.
  */
 export function publisherTopology(jobDeliveryLimit: number): Topology {
   return {
@@ -24,7 +18,12 @@ export function publisherTopology(jobDeliveryLimit: number): Topology {
         deliveryLimit: jobDeliveryLimit,
         bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishRequested.type }],
       },
-      { name: PUBLISH_RETRY_QUEUE, bindings: [], deadLetterTo: { exchange: '', routingKey: PUBLISH_JOBS_QUEUE } },
+      ...PUBLISH_DELAY_QUEUES.map((q) => ({
+        name: q.name,
+        bindings: [],
+        messageTtlMs: q.delayMs,
+        deadLetterTo: { exchange: '', routingKey: PUBLISH_JOBS_QUEUE },
+      })),
     ],
   };
 }

@@ -1,15 +1,15 @@
 import { type Connection, mongoose } from '@social/mongo';
 
 /**
- * One document per publish request answered with an earlier post (a replay); the request that
- * created the post is the post itself. Counted, not incremented: FerretDB applies concurrent `$inc`
- * updates as read-modify-write, so a counter would lose requests.
+ * One document per publish request answered with an earlier post (a replay, only on networks that
+ * keep keys); the request that created the post is the post itself. A record per replay rather than
+ * a counter on the post: tests and operators see when each replay came and under which key.
  */
 export interface PublishAttemptDoc {
   _id: string;
   net: string;
   accountId: string;
-  idempotencyKey: string;
+  clientKey: string;
   networkPostId: string;
   at: Date;
 }
@@ -19,7 +19,7 @@ const schema = new mongoose.Schema<PublishAttemptDoc>(
     _id: { type: String, required: true },
     net: { type: String, required: true },
     accountId: { type: String, required: true },
-    idempotencyKey: { type: String, required: true },
+    clientKey: { type: String, required: true },
     networkPostId: { type: String, required: true },
     at: { type: Date, required: true },
   },

@@ -1,5 +1,5 @@
 import type { NetworkCode, NetworkProfile, ProfileKind } from '@social/networks';
-import { type AccountStats, audienceOn, statsOf } from './audience.model';
+import { type AccountStats, audienceOn, statsOf } from './audience.rules';
 import { dayOfMs } from './dates';
 import type { SeedAccount } from './seed-accounts';
 

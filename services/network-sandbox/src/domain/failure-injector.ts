@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import type { ErrorDetail } from '@social/errors';
 import type { NetworkCode, NetworkOperation } from '@social/networks';
 import { injectedRateLimit, injectedRejection, injectedServerError, injectedTokenRevoked } from './sandbox.errors';
 
 export const FAILURE_KINDS = ['rate_limit', 'server_error', 'slow', 'revoked_token', 'reject_content'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+/**
+ * When a rule acts: `before` the work (nothing is stored: a refusal, or an error the network answers
+ * without acting) or `after` it (a server_error answered although the post was stored; `slow` holds
+ * a finished answer back).
+ */
+export const FAILURE_PHASES = ['before', 'after'] as const;
+export type FailurePhase = (typeof FAILURE_PHASES)[number];
 
 export interface FailureRuleInput {
   kind: FailureKind;
@@ -16,13 +25,21 @@ export interface FailureRuleInput {
   /** Fire this many times, then retire; unlimited when absent. */
   count?: number;
   retryAfterSeconds?: number;
+  /**
+   * `slow`: how long the answer is held after the work (5000 when absent). Other kinds: how long the
+   * network works before the rule acts (0 when absent); for a publish it counts towards the
+   * processing bound (SANDBOX_MAX_PROCESSING_MS).
+   */
   latencyMs?: number;
   /** server_error only: 500, 502 or 503. */
   status?: number;
+  /** `before` when absent; `slow` always acts after, and only server_error may act after. */
+  phase?: FailurePhase;
 }
 
 export interface FailureRule extends FailureRuleInput {
   id: string;
+  phase: FailurePhase;
   /** Times still to fire (count rules). */
   remaining?: number;
   hits: number;
@@ -45,7 +62,7 @@ export class FailureInjector {
   constructor(private readonly random: () => number = Math.random) {}
 
   add(input: FailureRuleInput): FailureRule {
-    const rule: FailureRule = { ...input, id: randomUUID(), hits: 0 };
+    const rule: FailureRule = { ...input, phase: input.phase ?? (input.kind === 'slow' ? 'after' : 'before'), id: randomUUID(), hits: 0 };
     if (input.count !== undefined) rule.remaining = input.count;
     this.rules.push(rule);
     return { ...rule };
@@ -102,8 +119,37 @@ export class FailureInjector {
   }
 }
 
-/** Throws the failure a rule stands for; `slow` rules throw nothing (see delayOf). */
-export function raiseInjected(rule: FailureRule | undefined): void {
+/**
+ * Why a rule cannot be honoured, as `details` (empty when it can). 503 is our model of a network
+ * that did not act, so it never comes after the work.
+ */
+export function ruleProblems(input: FailureRuleInput): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  if (input.kind === 'slow' && input.phase === 'before') {
+    problems.push({ path: '/body/phase', message: 'a slow rule always holds the answer after the work' });
+  }
+  if (input.phase === 'after' && input.kind !== 'slow' && input.kind !== 'server_error') {
+    problems.push({ path: '/body/phase', message: `${input.kind} acts before the work; only server_error can come after it` });
+  }
+  if (input.phase === 'after' && input.kind === 'server_error' && input.status === 503) {
+    problems.push({ path: '/body/status', message: '503 means the network did not act; use 500 or 502 after the work' });
+  }
+  return problems;
+}
+
+/** How long the network works before a (non-slow) rule acts. */
+export function latencyBefore(rule: FailureRule | undefined): number {
+  return rule && rule.kind !== 'slow' ? (rule.latencyMs ?? 0) : 0;
+}
+
+/** Whether the rule answers with an error before the work, so nothing is done. */
+export function failsBefore(rule: FailureRule | undefined): boolean {
+  return rule !== undefined && rule.kind !== 'slow' && rule.phase === 'before';
+}
+
+/** Throws the failure a rule stands for if it acts in this phase; `slow` rules throw nothing (see delayOf). */
+export function raiseInjected(rule: FailureRule | undefined, phase: FailurePhase): void {
+  if (rule?.phase !== phase) return;
   switch (rule?.kind) {
     case 'rate_limit':
       throw injectedRateLimit(rule.retryAfterSeconds ?? 30);

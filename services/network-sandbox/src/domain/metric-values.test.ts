@@ -1,5 +1,5 @@
 import { getMetric, isServedMetric, METRICS } from '@social/networks';
-import { ANCHOR_DAY, audienceOn, statsOf } from './audience.model';
+import { ANCHOR_DAY, audienceOn, statsOf } from './audience.rules';
 import { parseDay } from './dates';
 import { dailyModelOf, postModelOf } from './metric-models';
 import { dailyValue, lifetimeShare, postValue } from './metric-values';

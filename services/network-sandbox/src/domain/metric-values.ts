@@ -1,5 +1,5 @@
 import type { MetricDefinition } from '@social/networks';
-import { type AccountStats, audienceOn } from './audience.model';
+import { type AccountStats, audienceOn } from './audience.rules';
 import { type DayNumber, DAY_MS } from './dates';
 import { unit } from './hash';
 import { dailyModelOf, postModelOf } from './metric-models';

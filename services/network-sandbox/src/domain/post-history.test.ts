@@ -1,4 +1,4 @@
-import { statsOf } from './audience.model';
+import { statsOf } from './audience.rules';
 import { parseDay } from './dates';
 import { historyPostsOfDay } from './post-history';
 import { seedAccounts } from './seed-accounts';

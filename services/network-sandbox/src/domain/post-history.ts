@@ -1,5 +1,5 @@
 import type { NetworkCode, NetworkPostFormat, NetworkPostType } from '@social/networks';
-import type { AccountStats } from './audience.model';
+import type { AccountStats } from './audience.rules';
 import { type DayNumber, DAY_MS, dayToIso } from './dates';
 import { pick, unit } from './hash';
 

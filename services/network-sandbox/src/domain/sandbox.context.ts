@@ -3,7 +3,8 @@ import type { PublishAttemptRepository } from '../data/publish-attempt.repositor
 import type { PublishedPostRepository } from '../data/published-post.repository';
 import type { AccessTokens } from './access-tokens';
 import type { Account, AccountDirectory } from './account-directory';
-import { delayOf, type FailureInjector, raiseInjected, type RequestScope, sleep } from './failure-injector';
+import { delayOf, type FailureInjector, latencyBefore, raiseInjected, type RequestScope, sleep } from './failure-injector';
+import type { SandboxClock } from './sandbox-clock';
 import { accountNotFound } from './sandbox.errors';
 
 /** What the use cases work with; built once by the service. */
@@ -13,11 +14,15 @@ export interface SandboxContext {
   posts: PublishedPostRepository;
   attempts: PublishAttemptRepository;
   failures: FailureInjector;
+  clock: SandboxClock;
   /** Base of the URLs the sandbox hands out (pictures, post links). */
   publicUrl(): string;
   /** Aborted on shutdown: injected delays end early so draining is quick. */
   shutdown: AbortSignal;
+  /** The sandbox's time (the clock, which tests can shift). */
   now(): number;
+  /** How long the network may work on a publish before it abandons it (SANDBOX_MAX_PROCESSING_MS or the catalog). */
+  maxProcessingMs(net: NetworkCode): number;
 }
 
 export function requireAccount(ctx: SandboxContext, net: NetworkCode, accountId: string): Account {
@@ -27,13 +32,16 @@ export function requireAccount(ctx: SandboxContext, net: NetworkCode, accountId:
 }
 
 /**
- * Runs one network call under the failures tests switched on: an injected error replaces the work,
- * a `slow` rule holds the answer back after the work is done (so a slow publish still publishes).
+ * Runs one network call under the failures tests switched on: a rule's error replaces the work
+ * (phase before, after its latency) or follows it (phase after); a `slow` rule holds the answer back
+ * after the work. Publishing has its own sequence (publish-post.use-case), bounded in time.
  */
 export async function underFailures<T>(ctx: SandboxContext, scope: RequestScope, work: () => Promise<T>): Promise<T> {
   const rule = ctx.failures.take(scope);
-  raiseInjected(rule);
+  await sleep(latencyBefore(rule), ctx.shutdown);
+  raiseInjected(rule, 'before');
   const result = await work();
+  raiseInjected(rule, 'after');
   await sleep(delayOf(rule), ctx.shutdown);
   return result;
 }

@@ -10,7 +10,7 @@ export const profileNotFound = (net: string, id: string) =>
   new AppError('PROFILE_NOT_FOUND', 404, `No public ${net} profile ${id}.`);
 
 export const postNotFound = (key: string) =>
-  new AppError('POST_NOT_FOUND', 404, `No post was published with idempotency key ${key}.`);
+  new AppError('POST_NOT_FOUND', 404, `No post was published with idempotency key ${key} within the key window.`);
 
 export const networkNotFound = (net: string) => new AppError('NETWORK_NOT_FOUND', 404, `No network ${net}.`);
 
@@ -52,6 +52,13 @@ export const injectedServerError = (status: number) =>
     'The network had a temporary problem; try again later.',
     status === 503 ? { headers: { 'Retry-After': '1' } } : {},
   );
+
+/**
+ * The network gave up on a publish that would take longer than it allows: nothing was stored. Its
+ * gateway answers 504 when the bound passes, as real gateways do.
+ */
+export const processingAbandoned = (maxMs: number) =>
+  new InjectedFailure('PROCESSING_TIMEOUT', 504, `The network could not process the post within ${maxMs} ms; nothing was published.`);
 
 export const injectedTokenRevoked = () =>
   new InjectedFailure('TOKEN_REVOKED', 401, 'The access token was revoked by the account owner; reconnect the profile.');

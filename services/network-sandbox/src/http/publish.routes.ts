@@ -3,8 +3,9 @@ import { validationError } from '@social/errors';
 import { asyncHandler, validator } from '@social/http';
 import { POST_TYPES } from '@social/networks';
 import { lookupPublished, type PublishContent, publishPost } from '../domain/publish-post.use-case';
+import { listRecentPosts } from '../domain/recent-posts.use-case';
 import type { SandboxContext } from '../domain/sandbox.context';
-import { bearerOf, netOf, param } from './request-helpers';
+import { bearerOf, netOf, param, queryString } from './request-helpers';
 
 const nullableString = { type: ['string', 'null'], maxLength: 100_000 };
 
@@ -86,6 +87,23 @@ export function publishRoutes(ctx: SandboxContext): Router {
         },
       });
       res.status(outcome.created ? 201 : 200).json({ networkPostId: outcome.networkPostId, publishedAt: outcome.publishedAt });
+    }),
+  );
+
+  // The account's recent posts, newest first: how callers reconcile where keys are not kept.
+  r.get(
+    '/sandbox/:net/accounts/:accountId/posts',
+    asyncHandler(async (req, res) => {
+      res.json(
+        await listRecentPosts(ctx, {
+          net: netOf(req),
+          accountId: param(req, 'accountId'),
+          token: bearerOf(req),
+          since: queryString(req, 'since'),
+          cursor: queryString(req, 'cursor'),
+          limit: queryString(req, 'limit'),
+        }),
+      );
     }),
   );
 

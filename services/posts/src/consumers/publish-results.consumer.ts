@@ -1,4 +1,5 @@
 import {
+  domainEventsTopology,
   PUBLISH_RESULTS_QUEUE,
   PUBLISHING_EXCHANGE,
   publishCompleted,
@@ -9,7 +10,7 @@ import {
 } from '@social/contracts';
 import { PermanentError, type Broker, type EventEnvelope, type Topology } from '@social/events';
 import type { ApplyPublishResult } from '../domain/publishing/apply-result.use-case';
-import type { JobQueue } from '../domain/publishing/publishing.ports';
+import type { JobQueue } from '../domain/publishing/ports';
 
 /**
  * Posts' side of publishing on the broker: the results queue it consumes. The jobs queue belongs
@@ -17,8 +18,11 @@ import type { JobQueue } from '../domain/publishing/publishing.ports';
  * dispatch is refused as unroutable and retried after the lease.
  */
 export const postsTopology: Topology = {
-  exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }],
-  queues: [{ name: PUBLISH_RESULTS_QUEUE, bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishCompleted.type }] }],
+  exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }, ...domainEventsTopology().exchanges],
+  queues: [
+    { name: PUBLISH_RESULTS_QUEUE, bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishCompleted.type }] },
+    ...domainEventsTopology().queues,
+  ],
 };
 
 export function brokerJobQueue(broker: Broker): JobQueue {

@@ -1,16 +1,11 @@
 import type { Connection, Model } from 'mongoose';
 import { labelModel, type LabelDoc } from './label.model';
+import type { Label, LabelStore } from '../domain/labels/ports';
 import { newId } from './ids';
-
-export interface Label {
-  id: string;
-  name: string;
-  color: string;
-}
 
 const toLabel = (d: LabelDoc): Label => ({ id: d._id, name: d.name, color: d.color });
 
-export class LabelRepository {
+export class LabelRepository implements LabelStore {
   private readonly model: Model<LabelDoc>;
 
   constructor(conn: Connection) {

@@ -1,21 +1,9 @@
 import { createLogger } from '@social/logger';
 import type { PostRecord } from '../domain/posts/post.types';
-import type { PostFilter, PostRepository } from './post.repository';
+import type { PostFilter, PostList } from '../domain/posts/ports';
+import type { ListEntry, PostRepository } from './post.repository';
 
 const log = createLogger('posts:list-index');
-
-/** What the list filters and sorts on, per post, with the post itself. */
-export interface ListEntry {
-  id: string;
-  post: PostRecord;
-  sortAt: number;
-  publishAt: number | null;
-  stage: string;
-  type: string;
-  profileIds: string[];
-  labelIds: string[];
-  searchText: string;
-}
 
 interface Cached {
   generation: string | null;
@@ -35,7 +23,7 @@ interface Cached {
  * under, and a generation value is never written twice, so an index can miss no write that
  * finished before the request began.
  */
-export class PostListIndex {
+export class PostListIndex implements PostList {
   private readonly cache = new Map<string, Cached>();
   private readonly building = new Map<string, Promise<Cached>>();
   private size = 0;

@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PlanEntry, PostRecord, StageEntry } from '../domain/posts/post.types';
 
@@ -15,6 +15,11 @@ export interface PostDoc extends Omit<PostRecord, 'id' | 'profileNets'> {
   searchText: string;
   /** Every mediaLibId used (medias, link previews, carousel cards), for CountMediaUsage. */
   mediaLibIds: string[];
+  /**
+   * The minute bucket the dispatcher (`W:<minute>`, WAITING) or the watchdog (`D:<minute>`,
+   * DISPATCHED) finds the post in, or null (MinuteBuckets explains why buckets).
+   */
+  dispatchKey: string | null;
 }
 
 const mixed = { type: Schema.Types.Mixed };
@@ -40,6 +45,8 @@ const postSchema = new Schema<PostDoc>(
     archivedFrom: { type: String, default: null },
     revision: { type: Number, required: true },
     plan: [mixed] as unknown as PlanEntry[],
+    dispatch: { ...mixed, default: null },
+    dispatchKey: { type: String, default: null },
     version: { type: Number, required: true },
     searchText: { type: String, default: '' },
     mediaLibIds: [String],
@@ -53,5 +60,6 @@ const postSchema = new Schema<PostDoc>(
 postSchema.index({ workspaceId: 1, archived: 1, sortAt: -1, _id: -1 });
 postSchema.index({ workspaceId: 1, sortAt: -1, _id: -1 });
 postSchema.index({ workspaceId: 1, stage: 1 });
+postSchema.index({ dispatchKey: 1 });
 
-export const postModel = (conn: Connection) => conn.models['Post'] ?? conn.model<PostDoc>('Post', postSchema);
+export const postModel = (conn: Connection) => (conn.models['Post'] as Model<PostDoc> | undefined) ?? conn.model<PostDoc>('Post', postSchema);

@@ -1,10 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
-import type { PostRecord, PostType, Stage } from '../domain/posts/post.types';
+import type { PostRecord } from '../domain/posts/post.types';
+import type { PostStore } from '../domain/posts/ports';
+import type { DueRevision, PublishingPosts } from '../domain/publishing/ports';
 import { GroupCommit } from './group-commit';
 import { newId } from './ids';
+import { MinuteBuckets } from './minute-buckets';
 import { postModel, type PostDoc } from './post.model';
-import type { ListEntry } from './post-list.index';
 
 interface GenerationDoc {
   _id: string;
@@ -17,19 +19,29 @@ const generationSchema = new Schema<GenerationDoc>(
 const generationModel = (conn: Connection) =>
   (conn.models['PostListGeneration'] as Model<GenerationDoc> | undefined) ?? conn.model<GenerationDoc>('PostListGeneration', generationSchema);
 
-export interface PostFilter {
-  since?: Date;
-  /** Exclusive. */
-  until?: Date;
-  stages?: Stage[];
-  types?: PostType[];
-  profileIds?: string[];
-  labelIds?: string[];
-  search?: string;
+/** What the list filters and sorts on, per post, with the post itself. */
+export interface ListEntry {
+  id: string;
+  post: PostRecord;
+  sortAt: number;
+  publishAt: number | null;
+  stage: string;
+  type: string;
+  profileIds: string[];
+  labelIds: string[];
+  searchText: string;
+}
+
+
+export interface PostRepositoryOptions {
+  /** Where the first scan for due posts of an empty database starts. */
+  firstLookBackMs: number;
+  /** Posts kept from this process's own publishing writes (see `modify`). */
+  recentWrites?: number;
 }
 
 function toRecord(d: PostDoc): PostRecord {
-  const { _id, profileNetList, archived: _a, sortAt: _s, searchText: _t, mediaLibIds: _m, ...rest } = d;
+  const { _id, profileNetList, archived: _a, sortAt: _s, searchText: _t, mediaLibIds: _m, dispatchKey: _k, ...rest } = d;
   return {
     ...rest,
     id: _id,
@@ -38,42 +50,62 @@ function toRecord(d: PostDoc): PostRecord {
     briefing: d.briefing ?? null,
     networks: d.networks ?? {},
     archivedFrom: d.archivedFrom ?? null,
+    dispatch: d.dispatch ?? null,
   };
 }
 
-function toDoc(r: PostRecord): PostDoc {
-  const { id, profileNets, ...rest } = r;
-  const mediaLibIds = new Set<string>();
-  for (const g of r.medias) for (const f of g.mediaFiles) mediaLibIds.add(f.mediaLibId);
-  for (const l of r.links) if (l.mediaLibId) mediaLibIds.add(l.mediaLibId);
-  const cards = r.networks.generalNet?.['carousels'];
-  if (Array.isArray(cards)) for (const c of cards as { mediaLibId?: unknown }[]) if (typeof c.mediaLibId === 'string') mediaLibIds.add(c.mediaLibId);
-  return {
-    ...rest,
-    _id: id,
-    profileNetList: Object.entries(profileNets).map(([profileId, net]) => ({ profileId, net })),
-    archived: r.stage === 'ARCHIVE',
-    sortAt: r.publishAt ?? r.createdAt,
-    searchText: r.captions.map((c) => c.plainText.toLowerCase()).join('\n'),
-    mediaLibIds: [...mediaLibIds],
-  };
-}
-
-export class PostRepository {
+export class PostRepository implements PostStore, PublishingPosts {
   private readonly model: Model<PostDoc>;
   private readonly generations: Model<GenerationDoc>;
   /** Writes that finish together (publish results, bulk scheduling) share one generation write. */
   private readonly generationBumps = new GroupCommit((workspaceId) =>
     this.generations.updateOne({ _id: workspaceId }, { $set: { generation: newId() } }, { upsert: true }).then(() => undefined),
   );
+  private readonly waiting: MinuteBuckets<PostDoc>;
+  private readonly dispatched: MinuteBuckets<PostDoc>;
+  /**
+   * The last version this process wrote of posts being published (claimed, results applied): a
+   * result usually finds its post here and is applied with one compare-and-set, no read first.
+   * A stale entry only costs the compare-and-set that fails and the read that follows.
+   */
+  private readonly recent = new Map<string, PostRecord>();
 
-  constructor(conn: Connection) {
+  constructor(
+    conn: Connection,
+    private readonly opts: PostRepositoryOptions = { firstLookBackMs: 6 * 3600_000 },
+  ) {
     this.model = postModel(conn);
     this.generations = generationModel(conn);
+    this.waiting = new MinuteBuckets(this.model, conn, 'W', opts.firstLookBackMs);
+    this.dispatched = new MinuteBuckets(this.model, conn, 'D', opts.firstLookBackMs);
+  }
+
+  private toDoc(r: PostRecord, now = new Date()): PostDoc {
+    const { id, profileNets, ...rest } = r;
+    const mediaLibIds = new Set<string>();
+    for (const g of r.medias) for (const f of g.mediaFiles) mediaLibIds.add(f.mediaLibId);
+    for (const l of r.links) if (l.mediaLibId) mediaLibIds.add(l.mediaLibId);
+    const cards = r.networks.generalNet?.['carousels'];
+    if (Array.isArray(cards)) for (const c of cards as { mediaLibId?: unknown }[]) if (typeof c.mediaLibId === 'string') mediaLibIds.add(c.mediaLibId);
+    const d = r.dispatch;
+    return {
+      ...rest,
+      _id: id,
+      profileNetList: Object.entries(profileNets).map(([profileId, net]) => ({ profileId, net })),
+      archived: r.stage === 'ARCHIVE',
+      sortAt: r.publishAt ?? r.createdAt,
+      searchText: r.captions.map((c) => c.plainText.toLowerCase()).join('\n'),
+      mediaLibIds: [...mediaLibIds],
+      dispatchKey: !d ? null : d.state === 'WAITING' ? this.waiting.keyFor(d.dueAt, now) : this.dispatched.keyFor(d.checkAt ?? now, now),
+    };
+  }
+
+  newId(): string {
+    return newId();
   }
 
   async insert(post: PostRecord): Promise<void> {
-    await this.model.create(toDoc(post));
+    await this.model.create(this.toDoc(post));
     await this.bumpListGeneration(post.workspaceId);
   }
 
@@ -83,11 +115,12 @@ export class PostRepository {
   }
 
   /**
-   * Writes the whole post if nobody changed it since it was read at `expectedVersion` (there are
-   * no transactions: this compare-and-set is what keeps concurrent stage changes apart).
+   * Writes the whole post if nobody changed it since it was read at `expectedVersion`: this
+   * compare-and-set keeps concurrent changes apart (the dispatcher's claim among them).
    */
   async replace(post: PostRecord, expectedVersion: number): Promise<boolean> {
-    const res = await this.model.replaceOne({ workspaceId: post.workspaceId, _id: post.id, version: expectedVersion }, toDoc(post));
+    const res = await this.model.replaceOne({ workspaceId: post.workspaceId, _id: post.id, version: expectedVersion }, this.toDoc(post));
+    this.forget(post.id);
     if (res.matchedCount !== 1) return false;
     await this.bumpListGeneration(post.workspaceId);
     return true;
@@ -95,9 +128,76 @@ export class PostRepository {
 
   async delete(workspaceId: string, id: string, expectedVersion: number): Promise<boolean> {
     const res = await this.model.deleteOne({ workspaceId, _id: id, version: expectedVersion });
+    this.forget(id);
     if (res.deletedCount !== 1) return false;
     await this.bumpListGeneration(workspaceId);
     return true;
+  }
+
+  async modify(workspaceId: string, id: string, change: (post: PostRecord) => PostRecord | null): Promise<PostRecord | null> {
+    let post = this.recent.get(id);
+    if (post?.workspaceId !== workspaceId) post = undefined;
+    for (;;) {
+      post ??= (await this.get(workspaceId, id)) ?? undefined;
+      if (!post) return null;
+      const next = change(post);
+      if (!next) return post;
+      const res = await this.model.replaceOne({ workspaceId, _id: id, version: post.version }, this.toDoc(next));
+      if (res.matchedCount === 1) {
+        this.remember(next);
+        await this.bumpListGeneration(workspaceId);
+        return next;
+      }
+      post = undefined; // another write came first: read it and apply the change to what it left
+    }
+  }
+
+  // Publishing: the dispatcher's and the watchdog's queries (domain/publishing/ports.ts).
+
+  async waitingUntil(horizon: Date, now: Date): Promise<DueRevision[]> {
+    const docs = await this.waiting.scan(horizon, now, { _id: 1, workspaceId: 1, revision: 1, dispatch: 1 });
+    return docs
+      .filter((d) => d.dispatch?.state === 'WAITING' && new Date(d.dispatch.dueAt).getTime() <= horizon.getTime())
+      .map((d) => ({ workspaceId: d.workspaceId, postId: d._id, revision: d.revision, dueAt: new Date(d.dispatch!.dueAt) }));
+  }
+
+  async claimForDispatch(due: DueRevision, checkAt: Date): Promise<PostRecord | null> {
+    const doc = await this.model
+      .findOneAndUpdate(
+        { _id: due.postId, workspaceId: due.workspaceId, revision: due.revision, stage: 'SCHEDULED', 'dispatch.state': 'WAITING' },
+        {
+          // Not a change the list shows (version and dispatch are not in a Post), so no new list generation.
+          $set: { 'dispatch.state': 'DISPATCHED', 'dispatch.checkAt': checkAt, dispatchKey: this.dispatched.keyFor(checkAt, new Date()) },
+          $inc: { version: 1 },
+        },
+        { new: true },
+      )
+      .lean<PostDoc>();
+    if (!doc) return null;
+    const post = toRecord(doc);
+    this.remember(post);
+    return post;
+  }
+
+  async dueForCheck(now: Date): Promise<PostRecord[]> {
+    const docs = await this.dispatched.scan(now, now);
+    return docs
+      .filter((d) => d.dispatch?.state === 'DISPATCHED' && (!d.dispatch.checkAt || new Date(d.dispatch.checkAt).getTime() <= now.getTime()))
+      .map(toRecord);
+  }
+
+  private remember(post: PostRecord): void {
+    this.recent.delete(post.id);
+    this.recent.set(post.id, post);
+    const max = this.opts.recentWrites ?? 10_000;
+    for (const key of this.recent.keys()) {
+      if (this.recent.size <= max) break;
+      this.recent.delete(key);
+    }
+  }
+
+  private forget(id: string): void {
+    this.recent.delete(id);
   }
 
   /**

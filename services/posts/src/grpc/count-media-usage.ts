@@ -1,6 +1,6 @@
 import type { UnaryHandler } from '@social/grpc';
 import type { PostRepository } from '../data/post.repository';
-import type { CountMediaUsageRequest, CountMediaUsageResponse } from './types';
+import type { CountMediaUsageRequest, CountMediaUsageResponse } from '@social/contracts';
 
 export const countMediaUsage =
   (posts: PostRepository): UnaryHandler<CountMediaUsageRequest, CountMediaUsageResponse> =>

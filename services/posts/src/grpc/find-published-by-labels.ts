@@ -1,6 +1,6 @@
 import type { UnaryHandler } from '@social/grpc';
 import type { PostRepository } from '../data/post.repository';
-import type { FindPublishedByLabelsRequest, FindPublishedByLabelsResponse } from './types';
+import type { FindPublishedByLabelsRequest, FindPublishedByLabelsResponse } from '@social/contracts';
 
 /** One item per (post, profile) that published, for posts carrying any of the labels. */
 export const findPublishedByLabels =

@@ -2,7 +2,7 @@ import { AppError, ErrorCodes } from '@social/errors';
 import type { UnaryHandler } from '@social/grpc';
 import type { PostRepository } from '../data/post.repository';
 import { contentForNetwork } from '../domain/posts/publishing-content';
-import type { GetPostForPublishingRequest, PostForPublishing } from './types';
+import type { GetPostForPublishingRequest, PostForPublishing } from '@social/contracts';
 
 export const getPostForPublishing =
   (posts: PostRepository): UnaryHandler<GetPostForPublishingRequest, PostForPublishing> =>

@@ -1,13 +1,10 @@
-import { GrpcServer, serviceDefinition } from '@social/grpc';
+import { postsServiceDefinition, type PostsServiceMethods } from '@social/contracts';
+import { GrpcServer } from '@social/grpc';
 import type { TokenVerifier } from '@social/internal-auth';
 import type { PostRepository } from '../data/post.repository';
 import { countMediaUsage } from './count-media-usage';
 import { findPublishedByLabels } from './find-published-by-labels';
 import { getPostForPublishing } from './get-post-for-publishing';
-import type { PostsMethods } from './types';
-
-export type { PostsMethods } from './types';
-const postsDefinition = () => serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
 
 /** Who may call what (docs/internal-auth.md): each RPC names the services whose work needs it. */
 export const POSTS_RPC_CALLERS = {
@@ -17,8 +14,8 @@ export const POSTS_RPC_CALLERS = {
 } as const;
 
 export function postsGrpcServer(posts: PostRepository, verifier: TokenVerifier): GrpcServer {
-  return new GrpcServer({ serviceName: 'posts', verifier }).addService<PostsMethods>(
-    postsDefinition(),
+  return new GrpcServer({ serviceName: 'posts', verifier }).addService<PostsServiceMethods>(
+    postsServiceDefinition(),
     {
       GetPostForPublishing: getPostForPublishing(posts),
       CountMediaUsage: countMediaUsage(posts),

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { validationError, type ErrorDetail } from '@social/errors';
 import { asyncHandler, csv, parsePage, validator, workspaceOf } from '@social/http';
-import type { PostFilter } from '../data/post.repository';
+import type { PostFilter } from '../domain/posts/ports';
 import { createPostSchema, updatePostSchema } from '../domain/posts/post.schema';
 import { POST_TYPES, STAGES, type PostInput, type PostType, type PostUpdate, type Stage } from '../domain/posts/post.types';
 import type { PostsUseCases } from '../domain/posts/posts.use-cases';

@@ -1,8 +1,7 @@
-import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
+import { mediaServiceDefinition, profilesServiceDefinition, type BatchGetMediaResponse, type MediaInfo, type ProfileMessage } from '@social/contracts';
+import { GrpcServer, type CallContext } from '@social/grpc';
 import { AppError } from '@social/errors';
 import { everyMethod, testVerifier } from '@social/testkit';
-import type { MediaInfoMessage } from '../../src/clients/media.client';
-import type { ProfileMessage } from '../../src/clients/profiles.client';
 
 // Test doubles of the neighbour services: real gRPC servers on free ports implementing the
 // media.v1 and competitors.v1 contracts over in-memory data, so posts' real clients, internal
@@ -39,8 +38,8 @@ export class FakeNeighbour<T extends { id: string }> {
   }
 }
 
-export class FakeMedia extends FakeNeighbour<MediaInfoMessage> {
-  add(workspaceId: string, m: FakeMediaInput): MediaInfoMessage {
+export class FakeMedia extends FakeNeighbour<MediaInfo> {
+  add(workspaceId: string, m: FakeMediaInput): MediaInfo {
     const mime = m.mime ?? 'image/jpeg';
     const video = mime.startsWith('video/');
     const status = m.status ?? 'SUCCESS';
@@ -64,9 +63,9 @@ export class FakeMedia extends FakeNeighbour<MediaInfoMessage> {
 
   async start(port = 0): Promise<void> {
     // Only the unary method: the file stream is the publisher's business.
-    const { ReadMediaFile: _stream, ...unary } = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
+    const { ReadMediaFile: _stream, ...unary } = mediaServiceDefinition();
     this.server = new GrpcServer({ serviceName: 'media', verifier: testVerifier('media') });
-    this.server.addService<{ BatchGetMedia: [{ ids: string[] }, { items: MediaInfoMessage[] }] }>(unary, {
+    this.server.addService<{ BatchGetMedia: [{ ids: string[] }, BatchGetMediaResponse] }>(unary, {
       BatchGetMedia: async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) }),
     }, { BatchGetMedia: ['posts'] });
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', port)}`;
@@ -93,7 +92,7 @@ export class FakeProfiles extends FakeNeighbour<ProfileMessage> {
 
   async start(port = 0): Promise<void> {
     this.server = new GrpcServer({ serviceName: 'competitors', verifier: testVerifier('competitors') });
-    const definition = serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService');
+    const definition = profilesServiceDefinition();
     const notHere = async () => {
       throw new AppError('UNIMPLEMENTED', 501, 'not in this test double');
     };

@@ -1,23 +1,6 @@
+import { createMediaClient } from '@social/contracts';
 import type { TokenSigner } from '@social/internal-auth';
-import { createGrpcClient, serviceDefinition } from '@social/grpc';
 import type { MediaFile, MediaSource } from '../domain/ports';
-
-interface MediaInfoMessage {
-  id: string;
-  status: string;
-  mime_type: string;
-  width: number;
-  height: number;
-  duration_seconds: number;
-  file_size_bytes: number | string;
-  url: string;
-}
-
-export type MediaMethods = {
-  BatchGetMedia: [{ ids: string[] }, { items: MediaInfoMessage[] }];
-};
-
-const mediaDefinition = () => serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
 
 const positive = (n: number | string | undefined) => (n !== undefined && Number(n) > 0 ? Number(n) : null);
 
@@ -26,8 +9,7 @@ const positive = (n: number | string | undefined) => (n !== undefined && Number(
  * networks' APIs) take media; ReadMediaFile streaming is for networks that need an upload.
  */
 export function grpcMediaSource(address: string, opts: { signer: TokenSigner; deadlineMs: number }): MediaSource & { close(): void } {
-  const client = createGrpcClient<MediaMethods>(mediaDefinition(), address, {
-    audience: 'media',
+  const client = createMediaClient(address, {
     signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });

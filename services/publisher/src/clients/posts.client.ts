@@ -1,30 +1,10 @@
+import { createPostsClient, type PostForPublishing } from '@social/contracts';
 import type { TokenSigner } from '@social/internal-auth';
-import { createGrpcClient, serviceDefinition } from '@social/grpc';
 import type { PostContent, PostSource } from '../domain/ports';
-
-interface PostForPublishingMessage {
-  post_id: string;
-  profile_id: string;
-  revision: number;
-  type: string;
-  stage: string;
-  net: string;
-  caption: { plain_text: string; first_comment: string } | null;
-  media_lib_ids: string[];
-  links: { link: string; link_title: string; link_description: string; media_lib_id: string }[];
-  settings_json: string;
-  publish_status: string;
-}
-
-export type PostsMethods = {
-  GetPostForPublishing: [{ post_id: string; profile_id: string; revision: number }, PostForPublishingMessage];
-};
-
-const postsDefinition = () => serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
 
 const orNull = (s: string | undefined) => (s ? s : null);
 
-export function decodePost(m: PostForPublishingMessage): PostContent {
+export function decodePost(m: PostForPublishing): PostContent {
   const settings = m.settings_json ? (JSON.parse(m.settings_json) as Record<string, unknown>) : null;
   return {
     postId: m.post_id,
@@ -42,14 +22,13 @@ export function decodePost(m: PostForPublishingMessage): PostContent {
       description: orNull(l.link_description),
       mediaLibId: orNull(l.media_lib_id),
     })),
-    settings: settings && Object.keys(settings).length > 0 ? settings : null,
+    settings: settings ?? {},
     publishStatus: m.publish_status,
   };
 }
 
 export function grpcPostSource(address: string, opts: { signer: TokenSigner; deadlineMs: number }): PostSource & { close(): void } {
-  const client = createGrpcClient<PostsMethods>(postsDefinition(), address, {
-    audience: 'posts',
+  const client = createPostsClient(address, {
     signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });

@@ -1,19 +1,6 @@
+import { createProfilesClient } from '@social/contracts';
 import type { TokenSigner } from '@social/internal-auth';
-import { createGrpcClient, serviceDefinition } from '@social/grpc';
 import type { CredentialSource, Credentials } from '../domain/ports';
-
-interface PublishCredentialsMessage {
-  profile_id: string;
-  net: string;
-  network_account_id: string;
-  access_token: string;
-}
-
-export type ProfilesMethods = {
-  GetPublishCredentials: [{ profile_id: string }, PublishCredentialsMessage];
-};
-
-const profilesDefinition = () => serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService');
 
 /**
  * Credentials from the competitors service, cached briefly: a burst of due posts on one profile
@@ -23,8 +10,7 @@ export function grpcCredentialSource(
   address: string,
   opts: { signer: TokenSigner; deadlineMs: number; cacheMs: number },
 ): CredentialSource & { close(): void } {
-  const client = createGrpcClient<ProfilesMethods>(profilesDefinition(), address, {
-    audience: 'competitors',
+  const client = createProfilesClient(address, {
     signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });

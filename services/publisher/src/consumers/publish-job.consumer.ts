@@ -1,11 +1,13 @@
 import {
   profileAuthRevoked,
-  PUBLISH_RETRY_QUEUE,
+  PUBLISH_DELAY_QUEUES,
+  PUBLISH_JOBS_QUEUE,
   publishCompleted,
   publishJobEventId,
-  publishJobKey,
+  publishJobName,
   publishRequested,
   publishResultEventId,
+  reconcileJobEventId,
   type PublishRequested,
 } from '@social/contracts';
 import { AppError } from '@social/errors';
@@ -16,21 +18,27 @@ import type { JobRef, PublishJob } from '../domain/publish-job.use-case';
 import type { JobOutbox } from '../domain/ports';
 import { jobLog as log } from '../logger';
 
-/** Results, delayed retries and revoked-token notices, published with broker confirms. */
-export function brokerOutbox(broker: Broker): JobOutbox {
+/**
+ * The delay queue a job waiting `ms` goes through: the longest delay not past its time (it comes
+ * back and goes round again if it must wait longer), or straight to the jobs queue when due.
+ */
+export function delayQueueFor(ms: number): string {
+  if (ms <= 0) return PUBLISH_JOBS_QUEUE;
+  const fits = PUBLISH_DELAY_QUEUES.filter((q) => q.delayMs <= ms);
+  return (fits.at(-1) ?? PUBLISH_DELAY_QUEUES[0]).name;
+}
+
+/** Results, delayed jobs and revoked-token notices, published with broker confirms. */
+export function brokerOutbox(broker: Broker, now: () => number = Date.now): JobOutbox {
   return {
     async result(r, meta) {
       await broker.publish(publishCompleted, r, { ...meta, id: publishResultEventId(r, r.status) });
     },
-    async retryLater(job, delayMs, meta) {
-      // Through the default exchange straight into the delay queue; on expiry it dead-letters back.
-      await broker.publish(publishRequested, job, {
-        ...meta,
-        id: publishJobEventId(job, job.attempt ?? 1),
-        exchange: '',
-        routingKey: PUBLISH_RETRY_QUEUE,
-        expirationMs: delayMs,
-      });
+    async later(job, meta) {
+      const wait = job.notBefore ? Date.parse(job.notBefore) - now() : 0;
+      const id = job.mode === 'reconcile' ? reconcileJobEventId(job, job.attempt ?? 1) : publishJobEventId(job, job.attempt ?? 1);
+      // Through the default exchange straight into a queue; a delay queue dead-letters it back.
+      await broker.publish(publishRequested, job, { ...meta, id, exchange: '', routingKey: delayQueueFor(wait) });
     },
     async authRevoked(profileId, net, reason, meta) {
       try {
@@ -57,7 +65,7 @@ export const publishJobHandler =
     } catch (err) {
       if (ctx.isLastAttempt || isPermanentError(err)) {
         log.error('publish job poisoned; failing the profile and dead-lettering the job', {
-          key: publishJobKey(env.payload),
+          job: publishJobName(env.payload),
           deliveryCount: ctx.deliveryCount,
           ...errorFields(err),
         });

@@ -1,4 +1,5 @@
-import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
+import { mediaServiceDefinition, postsServiceDefinition, profilesServiceDefinition } from '@social/contracts';
+import { GrpcServer, type CallContext } from '@social/grpc';
 import { AppError, ErrorCodes } from '@social/errors';
 import { everyMethod, testVerifier } from '@social/testkit';
 
@@ -47,7 +48,7 @@ export class FakeNeighbours {
 
   async start(): Promise<void> {
     const opts = (name: string) => ({ serviceName: name, verifier: testVerifier(name) });
-    const posts = new GrpcServer(opts('posts')).addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
+    const posts = new GrpcServer(opts('posts')).addService(postsServiceDefinition(), {
       GetPostForPublishing: async (r: unknown, _ctx: CallContext) => {
         const req = r as { post_id: string; profile_id: string };
         const p = this.posts.get(req.post_id);
@@ -69,15 +70,15 @@ export class FakeNeighbours {
       },
       CountMediaUsage: async () => ({ total: 0, scheduled: 0 }),
       FindPublishedByLabels: async () => ({ items: [] }),
-    }, everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['publisher']));
-    const { ReadMediaFile: _stream, ...unary } = serviceDefinition('media/v1/media.proto', 'media.v1.MediaService');
+    }, everyMethod(postsServiceDefinition(), ['publisher']));
+    const { ReadMediaFile: _stream, ...unary } = mediaServiceDefinition();
     const media = new GrpcServer(opts('media')).addService(unary, {
       BatchGetMedia: async (req: unknown) => ({
         items: (req as { ids: string[] }).ids.map((id) => this.media.get(id)).filter((m) => m !== undefined),
       }),
     }, everyMethod(unary, ['publisher']));
     const competitors = new GrpcServer(opts('competitors')).addService(
-      serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'),
+      profilesServiceDefinition(),
       {
         GetPublishCredentials: async (r: unknown) => {
           const req = r as { profile_id: string };
@@ -93,7 +94,7 @@ export class FakeNeighbours {
           throw notFound('profile');
         },
         ConnectSandboxProfiles: async () => ({ items: [] }),
-      }, everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['publisher']));
+      }, everyMethod(profilesServiceDefinition(), ['publisher']));
     this.servers.push(posts, media, competitors);
     this.addresses = {
       posts: `127.0.0.1:${await posts.start('127.0.0.1', 0)}`,

@@ -48,7 +48,6 @@ export class PublisherHarness {
         MEDIA_GRPC_URL: fakes.addresses.media,
         COMPETITORS_GRPC_URL: fakes.addresses.competitors,
         SANDBOX_ADMIN: 'true',
-        LOG_LEVEL: 'warn',
         PUBLISHER_RETRY_BASE_MS: '100',
         PUBLISHER_RETRY_MAX_MS: '500',
         SHUTDOWN_GRACE_MS: '2000',
@@ -111,8 +110,37 @@ export class PublisherHarness {
     await this.broker.publish(publishRequested, payload, { workspaceId, id: publishJobEventId(payload) });
   }
 
+  /** A job as the posts dispatcher sends it: the content travels with it. */
+  job(postId: string, profileId: string, net: string, overrides: Partial<PublishRequested> & { caption?: string } = {}): PublishRequested {
+    const { caption, ...rest } = overrides;
+    return {
+      postId,
+      profileId,
+      revision: 1,
+      net,
+      dueAt: new Date().toISOString(),
+      content: { type: 'STATUS', caption: caption ?? `caption of ${postId}`, firstComment: null, mediaLibIds: [], links: [], settings: {} },
+      ...rest,
+    };
+  }
+
   resultsFor(postId: string): PublishCompleted[] {
     return this.results.filter((r) => r.postId === postId);
+  }
+
+  /** The settled results of a post (UNKNOWN is a progress report, not an outcome). */
+  outcomesFor(postId: string): PublishCompleted[] {
+    return this.resultsFor(postId).filter((r) => r.status !== 'UNKNOWN');
+  }
+
+  /**
+   * How many posts the network created for (post, profile), counted where it happens: the sandbox
+   * records the key our client sent with every publish request, on networks that ignore keys too.
+   */
+  async created(postId: string, profileId: string): Promise<number> {
+    const key = `${postId}:${profileId}`;
+    const { clientKeys } = await this.sandbox('GET', `/sandbox/admin/published?clientKeyPrefix=${encodeURIComponent(key)}`);
+    return (clientKeys as { clientKey: string; created: number }[]).filter((k) => k.clientKey === key).reduce((n, k) => n + k.created, 0);
   }
 
   /** Puts bytes on the jobs route as they are, bypassing envelope validation (what a buggy producer sends). */

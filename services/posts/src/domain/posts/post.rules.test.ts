@@ -1,5 +1,4 @@
-import type { MediaItem } from '../../clients/media.client';
-import type { ProfileItem } from '../../clients/profiles.client';
+import type { MediaItem, ProfileItem } from './ports';
 import { NETWORK_KEYS } from './networks';
 import { checkPost, type PostContent, type RuleMode } from './post.rules';
 

@@ -1,6 +1,5 @@
 import type { ErrorDetail } from '@social/errors';
-import type { MediaItem } from '../../clients/media.client';
-import type { ProfileItem } from '../../clients/profiles.client';
+import type { MediaItem, ProfileItem } from './ports';
 import { networkObjectRules } from './network-objects.rules';
 import { checkNetworkContent, isNetworkKey, NETWORK_KEYS, type NetworkKey, type NetworkViolation } from './networks';
 import type { PostRecord } from './post.types';

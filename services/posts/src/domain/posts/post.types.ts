@@ -79,8 +79,33 @@ export interface PlanEntry {
   revision: number;
   networkPostId: string | null;
   reason: string | null;
-  /** Why publishing failed or was cancelled for this profile (shown as publishError). */
+  /**
+   * Why publishing failed or was cancelled for this profile, or, while PENDING, why it is not
+   * settled yet (PUBLISH_OUTCOME_UNKNOWN); shown as publishError.
+   */
   error?: { code: string; message: string } | null;
+}
+
+/**
+ * Where the current revision of a SCHEDULED post is in publishing: WAITING for its due time, or
+ * DISPATCHED (its jobs went out; from then on it cannot be changed, and the watchdog looks at it
+ * until every profile is settled). Null when nothing is to be published.
+ */
+export interface PublishDispatch {
+  state: 'WAITING' | 'DISPATCHED';
+  /** When the jobs go out (WAITING) or went out (DISPATCHED). */
+  dueAt: Date;
+  /** The request that planned this revision (schedule, publishNow, retry, PUT): its jobs carry it. */
+  requestId: string | null;
+  /**
+   * That request's trace context (W3C traceparent), so the dispatch, however much later, and the
+   * publishing it causes continue the request's trace; null while tracing is off. Absent on
+   * revisions planned before it was kept.
+   */
+  traceparent?: string | null;
+  /** DISPATCHED: when the watchdog looks next, and how many times it has asked the publisher. */
+  checkAt: Date | null;
+  rounds: number;
 }
 
 /** The post as stored (what the repository returns). */
@@ -104,6 +129,7 @@ export interface PostRecord {
   archivedFrom: Stage | null;
   revision: number;
   plan: PlanEntry[];
+  dispatch: PublishDispatch | null;
   /** Optimistic concurrency: every write is conditional on the version it read. */
   version: number;
   createdAt: Date;

@@ -1,6 +1,5 @@
-import type { MediaItem } from '../../clients/media.client';
-import type { ProfileItem } from '../../clients/profiles.client';
-import type { Label } from '../../data/label.repository';
+import type { MediaItem, ProfileItem } from './ports';
+import type { Label } from '../labels/ports';
 import { NETWORK_OBJECT_DEFAULTS } from './network-objects.rules';
 import { NETWORK_KEYS, netRef, type NetworkKey } from './networks';
 import type { PostRecord } from './post.types';

@@ -1,32 +1,31 @@
 import { AppError, ErrorCodes, notFound, validationError, type ErrorDetail } from '@social/errors';
-import type { MediaDirectory } from '../../clients/media.client';
-import type { ProfileDirectory } from '../../clients/profiles.client';
-import type { LabelRepository } from '../../data/label.repository';
-import { newId } from '../../data/ids';
-import type { PostListIndex } from '../../data/post-list.index';
-import type { PostFilter, PostRepository } from '../../data/post.repository';
+import { postStageChangedEvent } from '@social/contracts';
+import { currentTraceparent, type EventEmitter } from '@social/events';
+import { getContext } from '@social/logger';
+import type { LabelStore } from '../labels/ports';
 import { NETWORK_KEYS, type NetworkKey } from './networks';
 import { checkPost, referencedMediaIds, type PostContent, type RuleMode } from './post.rules';
-import type { PlanEntry, PostInput, PostRecord, PostUpdate, Stage } from './post.types';
+import type { PlanEntry, PostInput, PostRecord, PostUpdate, PublishDispatch, Stage } from './post.types';
+import type { MediaDirectory, PostFilter, PostList, PostStore, ProfileDirectory } from './ports';
 import { postView, type ViewLookups } from './post.view';
+
 import { isBeingPublished, nextStage, protectedStage, type StageOperation } from './stage-machine';
 
 /** Publishing's part in post changes (services/posts/src/domain/publishing). */
 export interface PublishingHooks {
-  /** A new revision is about to be saved SCHEDULED: record its dispatch task first, so a crash
-   *  in between leaves an extra task (checked against the post at dispatch), never a lost one. */
-  planned(post: PostRecord): Promise<void>;
-  /** After the save: drop tasks of older revisions; publishNow/retry dispatch at once. */
-  saved(post: PostRecord, now: boolean): Promise<void>;
+  /** publishNow/retry were saved: dispatch now rather than on the next tick (which is the safety net). */
+  dispatchNow(post: PostRecord): void;
 }
 
 export interface PostsDeps {
-  posts: PostRepository;
-  listIndex: PostListIndex;
-  labels: LabelRepository;
+  posts: PostStore;
+  listIndex: PostList;
+  labels: LabelStore;
   media: MediaDirectory;
   profiles: ProfileDirectory;
   publishing?: PublishingHooks;
+  /** Domain events for webhooks, sent after the write; never fails the request. */
+  events?: EventEmitter;
   now?: () => Date;
 }
 
@@ -34,6 +33,16 @@ type View = Record<string, unknown>;
 
 const concurrentChange = () =>
   new AppError(ErrorCodes.CONFLICT, 409, 'The post was changed by another request at the same time; read it again and retry.');
+
+/** A revision waiting to be dispatched at `dueAt`, on behalf of the request planning it. */
+const waitingFor = (dueAt: Date): PublishDispatch => ({
+  state: 'WAITING',
+  dueAt,
+  requestId: getContext().requestId ?? null,
+  traceparent: currentTraceparent(),
+  checkAt: null,
+  rounds: 0,
+});
 
 /** Request content → stored content, with the optional parts normalised to null/empty. */
 function contentOf(input: PostUpdate, base: PostContent & Pick<PostRecord, 'briefing'>) {
@@ -93,7 +102,7 @@ export class PostsUseCases {
     const publishAt = input.publishAt ? new Date(input.publishAt) : null;
     const stage: Stage = publishAt ? 'DRAFT' : 'IDEA';
     const post: PostRecord = {
-      id: newId(),
+      id: this.d.posts.newId(),
       workspaceId,
       ...content,
       stage,
@@ -103,6 +112,7 @@ export class PostsUseCases {
       archivedFrom: null,
       revision: 0,
       plan: [],
+      dispatch: null,
       version: 0,
       createdAt: now,
       updatedAt: now,
@@ -154,11 +164,10 @@ export class PostsUseCases {
       version: post.version + 1,
       updatedAt: now,
     };
-    // A scheduled post follows its new content and time: a new revision makes queued jobs stale.
-    if (scheduled) Object.assign(next, this.plan(post, next.profileIds));
-    if (scheduled) await this.d.publishing?.planned(next);
-    if (!(await this.d.posts.replace(next, post.version))) throw concurrentChange();
-    if (scheduled) await this.d.publishing?.saved(next, false);
+    // A scheduled post follows its new content and time: a new revision, waiting for its new time.
+    if (scheduled) Object.assign(next, this.plan(post, next.profileIds), { dispatch: waitingFor(publishAt!) });
+    await this.save(next, post.version);
+    if (stage !== post.stage) this.stageChanged(next, post.stage, 'update', now);
     return postView(next, lookups);
   }
 
@@ -171,7 +180,7 @@ export class PostsUseCases {
   async delete(workspaceId: string, id: string): Promise<{ success: true }> {
     const post = await this.load(workspaceId, id);
     if (isBeingPublished(post, this.now())) throw protectedStage('deleting it');
-    if (!(await this.d.posts.delete(workspaceId, id, post.version))) throw concurrentChange();
+    if (!(await this.d.posts.delete(workspaceId, id, post.version))) throw await this.lostRace(workspaceId, id, 'deleting it');
     return { success: true };
   }
 
@@ -194,18 +203,19 @@ export class PostsUseCases {
           problems.push({ path: '/publishAt', message: 'is in the past; change it with PUT or use publishNow' });
         }
         next.profileNets = (await this.check(workspaceId, post, 'publish', problems)).profileNets;
-        Object.assign(next, this.plan(post, post.profileIds));
+        Object.assign(next, this.plan(post, post.profileIds), { dispatch: waitingFor(post.publishAt!) });
         break;
       }
       case 'publishNow':
       case 'retry':
         next.profileNets = (await this.check(workspaceId, post, 'publish')).profileNets;
         next.publishAt = now;
-        Object.assign(next, this.plan(post, post.profileIds));
+        Object.assign(next, this.plan(post, post.profileIds), { dispatch: waitingFor(now) });
         break;
       case 'unschedule':
         next.revision = post.revision + 1;
         next.plan = post.plan.map((e) => (e.status === 'PENDING' ? { ...e, status: 'CANCELLED', revision: next.revision } : e));
+        next.dispatch = null;
         break;
       case 'archive':
         next.archivedFrom = post.stage;
@@ -216,11 +226,32 @@ export class PostsUseCases {
       default:
         break;
     }
-    const planned = next.stage === 'SCHEDULED' && next.revision !== post.revision;
-    if (planned) await this.d.publishing?.planned(next);
-    if (!(await this.d.posts.replace(next, post.version))) throw concurrentChange();
-    if (planned || op === 'unschedule') await this.d.publishing?.saved(next, op === 'publishNow' || op === 'retry');
+    await this.save(next, post.version);
+    if (to !== post.stage) this.stageChanged(next, post.stage, op, now);
+    if (op === 'publishNow' || op === 'retry') this.d.publishing?.dispatchNow(next);
     return this.view(workspaceId, next);
+  }
+
+  private stageChanged(post: PostRecord, from: Stage, operation: string, at: Date): void {
+    this.d.events?.emit(
+      postStageChangedEvent,
+      { postId: post.id, from, to: post.stage, operation, at: at.toISOString(), postVersion: post.version },
+      post.workspaceId,
+    );
+  }
+
+  /**
+   * Writes the post if nobody changed it since it was read. A compare-and-set that fails lost to
+   * another request, or to the dispatcher claiming the post at its due time: then it is 409
+   * PROTECTED_STAGE, and nothing of this request reaches the network.
+   */
+  private async save(next: PostRecord, readVersion: number): Promise<void> {
+    if (!(await this.d.posts.replace(next, readVersion))) throw await this.lostRace(next.workspaceId, next.id, 'the change');
+  }
+
+  private async lostRace(workspaceId: string, id: string, what: string): Promise<AppError> {
+    const now = await this.d.posts.get(workspaceId, id);
+    return now && isBeingPublished(now, this.now()) ? protectedStage(what) : concurrentChange();
   }
 
   /**

@@ -18,7 +18,7 @@ export const STAGE_OPERATIONS = [
 export type StageOperation = (typeof STAGE_OPERATIONS)[number];
 
 /**
- * The workflow (docs/posts.md has it as a table). Reviews are optional: a DRAFT may be scheduled
+ * The workflow (the posts README has it as a table). Reviews are optional: a DRAFT may be scheduled
  * directly, or go through team review, client review or both. A rejected post goes back to the
  * review that rejected it (or to the team's). PUBLISHED_FAILED may be scheduled or published again:
  * only its profiles that did not publish are planned. SCHEDULED must be unscheduled before anything
@@ -57,11 +57,17 @@ export const TRANSITIONS: Record<StageOperation, { from: readonly Stage[]; to: S
 export const isStageOperation = (v: string): v is StageOperation => (STAGE_OPERATIONS as readonly string[]).includes(v);
 
 /**
- * A post is being published once it is SCHEDULED and due: its jobs may be on their way to the
- * networks, so it can no longer be changed, unscheduled or deleted.
+ * A post is being published once it is SCHEDULED and due, or dispatched: its jobs may be on their
+ * way to the networks, so it can no longer be changed, unscheduled or deleted. (A change that
+ * passed this check just before the due time still loses: the dispatcher claims the post with a
+ * compare-and-set, so the change's own compare-and-set fails.)
  */
-export function isBeingPublished(post: { stage: Stage; publishAt: Date | null }, now: Date): boolean {
-  return post.stage === 'SCHEDULED' && post.publishAt !== null && post.publishAt.getTime() <= now.getTime();
+export function isBeingPublished(
+  post: { stage: Stage; publishAt: Date | null; dispatch?: { state: string } | null },
+  now: Date,
+): boolean {
+  if (post.stage !== 'SCHEDULED') return false;
+  return post.dispatch?.state === 'DISPATCHED' || (post.publishAt !== null && post.publishAt.getTime() <= now.getTime());
 }
 
 export const protectedStage = (what: string) =>

@@ -1,6 +1,6 @@
 import type { PublishCompleted } from '@social/contracts';
 import type { PlanEntry, PostRecord } from '../posts/post.types';
-import { applyResult } from './apply-result';
+import { applyResult, OUTCOME_UNKNOWN } from './apply-result';
 
 const now = new Date('2030-01-01T00:00:00Z');
 const entry = (profileId: string, status: PlanEntry['status'], revision = 2): PlanEntry => ({
@@ -48,5 +48,31 @@ describe('applying publish results', () => {
     const next = applyResult(post([entry('a', 'FAILED')], 'PUBLISHED_FAILED'), result('a', 'PUBLISHED'), now)!;
     expect(next.plan[0]).toMatchObject({ status: 'PUBLISHED', networkPostId: 'n-a', error: null });
     expect(next.stage).toBe('PUBLISHED');
+  });
+});
+
+describe('results whose outcome is unknown', () => {
+  it('keep the profile PENDING with the reason shown, once, and a later PUBLISHED settles it', () => {
+    const unknown: PublishCompleted = { ...result('a', 'UNKNOWN'), error: { code: 'NETWORK_UNKNOWN_OUTCOME', message: 'timed out' } };
+    const waiting = applyResult(post([entry('a', 'PENDING')]), unknown, now)!;
+    expect(waiting.stage).toBe('SCHEDULED');
+    expect(waiting.plan[0]).toMatchObject({ status: 'PENDING', error: { code: OUTCOME_UNKNOWN, message: 'timed out' } });
+    expect(applyResult(waiting, unknown, now)).toBeNull();
+
+    const settled = applyResult(waiting, result('a', 'PUBLISHED'), now)!;
+    expect(settled.plan[0]).toMatchObject({ status: 'PUBLISHED', error: null });
+    expect(settled.stage).toBe('PUBLISHED');
+  });
+
+  it('never move a settled profile back', () => {
+    expect(applyResult(post([entry('a', 'FAILED')], 'PUBLISHED_FAILED'), result('a', 'UNKNOWN'), now)).toBeNull();
+    expect(applyResult(post([entry('a', 'PUBLISHED')], 'PUBLISHED'), result('a', 'UNKNOWN'), now)).toBeNull();
+  });
+
+  it('leaves nothing to dispatch or watch once every profile is settled', () => {
+    const dispatched = { ...post([entry('a', 'PUBLISHED'), entry('b', 'PENDING')]), dispatch: { state: 'DISPATCHED' } } as unknown as PostRecord;
+    expect(applyResult(dispatched, result('b', 'PUBLISHED'), now)!.dispatch).toBeNull();
+    const half = { ...post([entry('a', 'PENDING'), entry('b', 'PENDING')]), dispatch: { state: 'DISPATCHED' } } as unknown as PostRecord;
+    expect(applyResult(half, result('b', 'PUBLISHED'), now)!.dispatch).toEqual({ state: 'DISPATCHED' });
   });
 });

@@ -1,14 +1,19 @@
 import type { PublishCompleted } from '@social/contracts';
 import type { PostRecord, Stage } from '../posts/post.types';
 
+/** Shown on a PENDING profile whose publish was sent but not confirmed either way (yet). */
+export const OUTCOME_UNKNOWN = 'PUBLISH_OUTCOME_UNKNOWN';
+
 /**
  * A publish result applied to a post, or null when it changes nothing (a repeat, or a result of a
  * revision the post has moved past). Rules:
  * - PUBLISHED always wins over anything but PUBLISHED: the network has the post, so the profile
- *   shows it (even if a watchdog had given up on it, or the post was re-planned meanwhile).
+ *   shows it.
  * - FAILED and CANCELLED settle only a PENDING entry of the same revision.
+ * - UNKNOWN settles nothing: the entry stays PENDING, with the reason shown (OUTCOME_UNKNOWN), until
+ *   the publisher learns from the network whether it holds the post.
  * When nothing is PENDING any more, the stage follows: PUBLISHED if every profile published, else
- * PUBLISHED_FAILED.
+ * PUBLISHED_FAILED; and nothing is left to dispatch or watch.
  */
 export function applyResult(post: PostRecord, r: PublishCompleted, now: Date): PostRecord | null {
   const i = post.plan.findIndex((e) => e.profileId === r.profileId);
@@ -20,6 +25,12 @@ export function applyResult(post: PostRecord, r: PublishCompleted, now: Date): P
     return null;
   }
   const plan = [...post.plan];
+  if (r.status === 'UNKNOWN') {
+    const error = { code: OUTCOME_UNKNOWN, message: r.error?.message ?? 'The network has not confirmed the publish yet.' };
+    if (entry.error?.code === error.code && entry.error.message === error.message) return null;
+    plan[i] = { ...entry, error };
+    return { ...post, plan, version: post.version + 1, updatedAt: now };
+  }
   plan[i] = {
     ...entry,
     status: r.status,
@@ -33,6 +44,7 @@ export function applyResult(post: PostRecord, r: PublishCompleted, now: Date): P
     next.stage = stage;
     next.stageHistory = [...post.stageHistory, { at: now, operation: 'publishResult', from: post.stage, to: stage, comment: null }];
   }
+  if (!hasPending(next, post.revision)) next.dispatch = null;
   return next;
 }
 

@@ -1,26 +1,25 @@
-import type { PublishCompleted } from '@social/contracts';
-import { AppError, ErrorCodes } from '@social/errors';
+import { postFailedEvent, postPublishedEvent, postStageChangedEvent, type PublishCompleted } from '@social/contracts';
+import { noEvents, type EventEmitter } from '@social/events';
 import { createLogger, type Logger } from '@social/logger';
-import type { PostRepository } from '../../data/post.repository';
-import { taskId, type PublishTaskRepository } from '../../data/publish-task.repository';
-import { applyResult, hasPending } from './apply-result';
+import type { PostRecord } from '../posts/post.types';
+import { applyResult } from './apply-result';
+import type { PublishingPosts } from './ports';
 
 const log: Logger = createLogger('posts:results');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Records a publish result on its post. Idempotent by (post, profile, revision): a repeat changes
- * nothing. Results of one post's profiles arrive together: in this process they are applied one at
- * a time per post, and every write is read back, because FerretDB (no transactions) can let two
- * version-conditional replaces of one document both succeed, losing one of them.
+ * Records a publish result on its post, under compare-and-set (applied again to a fresh read when
+ * another write came first). Idempotent by (post, profile, revision): a repeat changes nothing.
+ * Results of one post's profiles arrive together; in this process they are applied one at a time
+ * per post, so they do not make each other's compare-and-set fail.
  */
 export class ApplyPublishResult {
   private readonly perPost = new Map<string, Promise<void>>();
 
   constructor(
-    private readonly posts: PostRepository,
-    private readonly tasks: PublishTaskRepository,
+    private readonly posts: PublishingPosts,
     private readonly now: () => Date = () => new Date(),
+    private readonly events: EventEmitter = noEvents,
   ) {}
 
   execute(workspaceId: string, r: PublishCompleted): Promise<void> {
@@ -33,26 +32,39 @@ export class ApplyPublishResult {
   }
 
   private async apply(workspaceId: string, r: PublishCompleted): Promise<void> {
-    for (let attempt = 1; attempt <= 8; attempt++) {
-      const post = await this.posts.get(workspaceId, r.postId);
-      if (!post) return; // deleted since: nothing to show the result on
+    let applied = false;
+    let before: PostRecord | undefined;
+    const after = await this.posts.modify(workspaceId, r.postId, (post) => {
       const next = applyResult(post, r, this.now());
-      if (!next) {
-        if (!hasPending(post, r.revision)) await this.tasks.markDone(taskId(r.postId, r.revision));
-        return;
-      }
-      if (await this.posts.replace(next, post.version)) {
-        const stored = await this.posts.get(workspaceId, r.postId);
-        if (stored && applyResult(stored, r, this.now()) !== null) {
-          log.warn('a concurrent write lost the publish result; applying it again', { postId: r.postId, profileId: r.profileId });
-          continue;
-        }
-        log.info('publish result applied', { postId: r.postId, profileId: r.profileId, status: r.status, stage: next.stage });
-        if (stored && !hasPending(stored, r.revision)) await this.tasks.markDone(taskId(r.postId, r.revision));
-        return;
-      }
-      await sleep(Math.random() * 20 * attempt);
+      applied = next !== null;
+      before = post;
+      return next;
+    });
+    // A post deleted since has nothing to show the result on.
+    if (!after || !applied || !before) return;
+    log.info('publish result applied', { postId: r.postId, profileId: r.profileId, status: r.status, stage: after.stage });
+    this.emitEvents(workspaceId, r, before, after);
+  }
+
+  /** After the write, in the order a webhook receiver should see them: the profile, then the post. */
+  private emitEvents(workspaceId: string, r: PublishCompleted, before: PostRecord, after: PostRecord): void {
+    const at = after.updatedAt.toISOString();
+    const net = after.profileNets[r.profileId] ?? null;
+    const postVersion = after.version;
+    const entry = after.plan.find((e) => e.profileId === r.profileId);
+    if (r.status === 'PUBLISHED' && before.plan.find((e) => e.profileId === r.profileId)?.status !== 'PUBLISHED') {
+      const networkPostId = entry?.networkPostId ?? null;
+      this.events.emit(postPublishedEvent, { postId: r.postId, profileId: r.profileId, net, networkPostId, publishedAt: r.publishedAt ?? at, postVersion }, workspaceId);
+    } else if (r.status === 'FAILED' && entry?.status === 'FAILED') {
+      const error = entry.error ?? r.error ?? { code: 'PUBLISH_FAILED', message: entry.reason ?? 'Publishing failed.' };
+      this.events.emit(postFailedEvent, { postId: r.postId, profileId: r.profileId, net, error, failedAt: at, postVersion }, workspaceId);
     }
-    throw new AppError(ErrorCodes.CONFLICT, 409, `Post ${r.postId} kept changing while a publish result was applied.`);
+    if (after.stage !== before.stage) {
+      this.events.emit(
+        postStageChangedEvent,
+        { postId: r.postId, from: before.stage, to: after.stage, operation: 'publishResult', at, postVersion },
+        workspaceId,
+      );
+    }
   }
 }

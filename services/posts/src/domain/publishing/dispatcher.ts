@@ -1,54 +1,45 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PublishContent, PublishRequested } from '@social/contracts';
 import { createLogger, errorFields, type Logger } from '@social/logger';
-import type { PostRepository } from '../../data/post.repository';
-import { taskId, type PublishTask, type PublishTaskRepository } from '../../data/publish-task.repository';
-import { minutesBetween } from './due-minute';
-import type { JobQueue } from './publishing.ports';
-import { inTaskContext } from './task-context';
+import type { NetworkKey } from '../posts/networks';
+import type { PostRecord } from '../posts/post.types';
+import { contentForNetwork } from '../posts/publishing-content';
+import type { DueRevision, JobQueue, PublishingPosts } from './ports';
+import { inPlanContext, planOrigin } from './task-context';
 
 const log: Logger = createLogger('posts:dispatch');
 
 export interface DispatcherOptions {
   tickMs: number;
-  leaseMs: number;
-  /** How far back the background sweep looks for tasks a down system missed. */
-  lookbackMinutes: number;
-  sweepMs: number;
-  /** When the watchdog first looks at a dispatched task. */
-  watchdogTimeoutMs: number;
-  /** Tasks dispatched at once. */
-  concurrency: number;
   /**
-   * How long before its due time a task is claimed. Claimed ahead, a task's jobs go out at its due
-   * time to the millisecond instead of on the next tick; shorter than the lease.
+   * How long before its due time a revision is listed: it then waits in memory and is claimed and
+   * sent at the due time to the millisecond, instead of on the next tick.
    */
   lookAheadMs: number;
+  /** Revisions claimed and sent at once. */
+  concurrency: number;
+  /** When the watchdog first looks at a dispatched revision. */
+  watchdogTimeoutMs: number;
 }
 
 /**
- * Sends each due post revision's jobs once. Every posts replica runs it: a task is claimed with a
- * conditional update (one replica wins), dispatched with confirmed publishes, then marked
- * DISPATCHED. A replica dying in between leaves a CLAIMED task whose lease runs out; another takes
- * it over and dispatches again (the publisher's ledger makes the duplicate harmless).
- *
- * Timing: each tick lists the waiting tasks due within `lookAheadMs` and claims them one by one,
- * earliest first, as dispatch slots free up, so the first jobs of a large batch leave at once
- * rather than after the whole batch is claimed. A task claimed before its due time waits in memory
- * and is dispatched when due; the post is read only then, so a change made meanwhile counts.
+ * Sends each due revision's jobs. Every posts replica runs it. At the due time a revision is
+ * claimed with a compare-and-set on the post itself (WAITING → DISPATCHED, a new version): one
+ * replica wins, and a change to the post that was under way (an edit or unschedule that passed its
+ * checks just before the due time) loses its own compare-and-set and answers 409, so what is sent is
+ * what the post says. The jobs carry that content. If sending fails (broker down) the revision is
+ * handed back, due at once; if the process dies between claim and send, the watchdog finds the
+ * revision DISPATCHED without results and asks the publisher, which publishes what was never tried.
  */
 export class Dispatcher {
   private timer?: NodeJS.Timeout;
-  private sweepTimer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  private sweeping?: Promise<void>;
   private stopped = false;
-  /** Ends the waits of tasks claimed ahead when the dispatcher stops. */
+  /** Ends the waits for due times when the dispatcher stops (nothing is claimed before its time). */
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly tasks: PublishTaskRepository,
-    private readonly posts: PostRepository,
+    private readonly posts: PublishingPosts,
     private readonly jobs: JobQueue,
     private readonly opts: DispatcherOptions,
     private readonly now: () => Date = () => new Date(),
@@ -56,28 +47,20 @@ export class Dispatcher {
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
-    this.sweepTimer = setInterval(() => void this.sweep(), this.opts.sweepMs);
     void this.tick();
-    void this.sweep();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopping.abort();
     clearInterval(this.timer);
-    clearInterval(this.sweepTimer);
-    await Promise.allSettled([this.running, this.sweeping]);
+    await this.running;
   }
 
-  /** The recent buckets: this minute, the two before (a tick may straddle a minute) and the next
-   *  one when the look-ahead reaches into it. */
   tick(): Promise<void> {
     if (this.running || this.stopped) return this.running ?? Promise.resolve();
-    const now = this.now();
-    const task = this.scan(minutesBetween(now.getTime() - 120_000, now.getTime() + this.opts.lookAheadMs), now)
-      .catch((err) => {
-        log.warn('dispatch tick failed', errorFields(err));
-      })
+    const task = this.dispatchDue()
+      .catch((err) => void log.warn('dispatch tick failed; the next tick tries again', errorFields(err)))
       .finally(() => {
         this.running = undefined;
       });
@@ -85,79 +68,30 @@ export class Dispatcher {
     return task;
   }
 
-  /** Older buckets, for tasks missed while every replica was down. */
-  sweep(): Promise<void> {
-    if (this.sweeping || this.stopped) return this.sweeping ?? Promise.resolve();
+  /** publishNow and retry: the revision is due now; claim and send it without waiting for a tick. */
+  async dispatchNow(post: PostRecord): Promise<void> {
+    if (post.dispatch?.state !== 'WAITING') return;
+    await this.claimAndSend({ workspaceId: post.workspaceId, postId: post.id, revision: post.revision, dueAt: post.dispatch.dueAt });
+  }
+
+  private async dispatchDue(): Promise<void> {
     const now = this.now();
-    const buckets = minutesBetween(now.getTime() - this.opts.lookbackMinutes * 60_000, now.getTime() - 180_000);
-    const task = this.scan(buckets, now)
-      .catch((err) => {
-        log.warn('dispatch sweep failed', errorFields(err));
-      })
-      .finally(() => {
-        this.sweeping = undefined;
-      });
-    this.sweeping = task;
-    return task;
-  }
-
-  /** publishNow: claim and dispatch this revision at once (the tick is the safety net). */
-  async dispatchNow(postId: string, revision: number): Promise<void> {
-    const token = randomUUID();
-    const task = await this.tasks.claimOne(taskId(postId, revision), this.now(), token, this.opts.leaseMs);
-    if (task) await inTaskContext(task, () => this.dispatch(task, token));
-  }
-
-  private async scan(buckets: string[], now: Date): Promise<void> {
-    const horizon = now.getTime() + this.opts.lookAheadMs;
-    for (const minute of buckets) {
-      if (this.stopped) return;
-      const token = randomUUID();
-      const reclaimed = await this.tasks.reclaimExpired(minute, now, token, this.opts.leaseMs);
-      if (reclaimed.length > 0) log.warn('re-dispatching tasks whose claim expired', { minute, count: reclaimed.length });
-      const soon = (await this.tasks.waitingIn(minute)).filter((t) => t.dueAt.getTime() <= horizon);
-      soon.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
-      await this.dispatchAll(
-        [...reclaimed.map((t) => () => Promise.resolve(t)), ...soon.map((t) => () => this.tasks.claimOne(t.id, this.now(), token, this.opts.leaseMs))],
-        token,
-        horizon,
-      );
-    }
-  }
-
-  /** Claims (each `claim` yields the task, or null when another replica won it) and dispatches,
-   *  `concurrency` at a time. */
-  private async dispatchAll(claims: (() => Promise<PublishTask | null>)[], token: string, horizon: number): Promise<void> {
+    const due = await this.posts.waitingUntil(new Date(now.getTime() + this.opts.lookAheadMs), now);
+    due.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
     let next = 0;
     const worker = async () => {
-      while (next < claims.length && !this.stopped) {
-        const claim = claims[next++]!;
-        const task = await claim().catch((err) => {
-          log.warn('claiming a task failed; the next tick tries again', errorFields(err));
-          return null;
-        });
-        if (!task) continue;
-        await inTaskContext(task, async () => {
-          try {
-            // Moved later between listing and claiming (its own tick will come), or stopping while
-            // it waits (another replica sends it on time): hand it back.
-            if (task.dueAt.getTime() > horizon || !(await this.untilDue(task))) {
-              return await this.tasks.release(task.id, token, { state: 'WAITING', dueAt: task.dueAt });
-            }
-            await this.dispatch(task, token);
-          } catch (err) {
-            // Left CLAIMED: the lease runs out and the task is dispatched again.
-            log.warn('dispatch failed; will retry after the lease', { taskId: task.id, ...errorFields(err) });
-          }
-        });
+      while (next < due.length && !this.stopped) {
+        const d = due[next++]!;
+        if (!(await this.untilDue(d.dueAt))) return;
+        await this.claimAndSend(d).catch((err) => void log.warn('dispatch failed; the next tick tries again', { postId: d.postId, ...errorFields(err) }));
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, claims.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, due.length) }, worker));
   }
 
-  /** Waits for the task's due time; false when the dispatcher stopped meanwhile. */
-  private async untilDue(task: PublishTask): Promise<boolean> {
-    const left = () => task.dueAt.getTime() - this.now().getTime();
+  /** Waits for a due time; false when the dispatcher stopped meanwhile. */
+  private async untilDue(dueAt: Date): Promise<boolean> {
+    const left = () => dueAt.getTime() - this.now().getTime();
     // A loop, because a timer may fire a millisecond before the wall clock says the time has come.
     while (left() > 0) {
       try {
@@ -169,31 +103,47 @@ export class Dispatcher {
     return true;
   }
 
-  /**
-   * The post is the truth: a task of an old revision, or of a post no longer scheduled, is dropped.
-   * Runs in the task's context (inTaskContext), so the jobs carry the planning request's id.
-   */
-  private async dispatch(task: PublishTask, token: string): Promise<void> {
-    const post = await this.posts.get(task.workspaceId, task.postId);
-    if (!post || post.revision !== task.revision || post.stage !== 'SCHEDULED') {
-      return this.tasks.release(task.id, token, { state: 'CANCELLED' });
-    }
+  private async claimAndSend(due: DueRevision): Promise<void> {
     const now = this.now();
-    if (post.publishAt && post.publishAt.getTime() > now.getTime()) {
-      return this.tasks.release(task.id, token, { state: 'WAITING', dueAt: post.publishAt });
-    }
-    const pending = post.plan.filter((e) => e.status === 'PENDING' && e.revision === post.revision);
-    if (pending.length === 0) return this.tasks.release(task.id, token, { state: 'DONE' });
-    const dueAt = (post.publishAt ?? task.dueAt).toISOString();
-    await Promise.all(
-      pending.map((e) =>
-        this.jobs.publishJob(
-          { postId: post.id, profileId: e.profileId, revision: post.revision, net: post.profileNets[e.profileId] ?? 'unknown', dueAt },
-          post.workspaceId,
-        ),
-      ),
-    );
-    await this.tasks.markDispatched(task.id, token, now, new Date(now.getTime() + this.opts.watchdogTimeoutMs));
-    log.info('publish jobs dispatched', { taskId: task.id, postId: post.id, revision: post.revision, profiles: pending.length });
+    const post = await this.posts.claimForDispatch(due, new Date(now.getTime() + this.opts.watchdogTimeoutMs));
+    if (!post) return; // changed since it was listed, or another replica has it
+    const attributes = { 'post.id': post.id, 'post.revision': post.revision };
+    await inPlanContext({ workspaceId: post.workspaceId, ...planOrigin(post) }, 'posts dispatch', attributes, async () => {
+      const pending = post.plan.filter((e) => e.status === 'PENDING' && e.revision === post.revision);
+      try {
+        await Promise.all(pending.map((e) => this.jobs.publishJob(jobFor(post, e.profileId), post.workspaceId)));
+        log.info('publish jobs dispatched', { postId: post.id, revision: post.revision, profiles: pending.length });
+      } catch (err) {
+        log.warn('publish jobs could not be sent; handing the revision back', { postId: post.id, ...errorFields(err) });
+        await this.handBack(post);
+      }
+    });
   }
+
+  /** Back to WAITING, due at once, unless something else changed the post since the claim. */
+  private async handBack(claimed: PostRecord): Promise<void> {
+    await this.posts
+      .modify(claimed.workspaceId, claimed.id, (p) =>
+        p.version === claimed.version && p.dispatch?.state === 'DISPATCHED'
+          ? { ...p, dispatch: { ...p.dispatch, state: 'WAITING', dueAt: this.now(), checkAt: null }, version: p.version + 1 }
+          : null,
+      )
+      .catch((err) => void log.warn('could not hand the revision back; the watchdog will settle it', { postId: claimed.id, ...errorFields(err) }));
+  }
+}
+
+/** The job of one profile of a dispatched revision, with the content its network receives. */
+export function jobFor(post: PostRecord, profileId: string): PublishRequested {
+  const net = post.profileNets[profileId] ?? ('unknown' as NetworkKey);
+  const c = contentForNetwork(post, net);
+  const content: PublishContent = {
+    type: post.type,
+    caption: c.caption?.plainText ?? null,
+    firstComment: c.caption?.firstComment?.plainText ?? null,
+    mediaLibIds: c.mediaLibIds,
+    links: c.links.map((l) => ({ link: l.link, title: l.linkTitle ?? null, description: l.linkDescription ?? null, mediaLibId: l.mediaLibId ?? null })),
+    settings: c.settings,
+  };
+  const dueAt = (post.dispatch?.dueAt ?? post.publishAt ?? new Date()).toISOString();
+  return { postId: post.id, profileId, revision: post.revision, net, dueAt, content };
 }

@@ -1,40 +1,36 @@
-import type { PublishCompleted } from '@social/contracts';
 import { createLogger, errorFields, type Logger } from '@social/logger';
-import type { PostRepository } from '../../data/post.repository';
-import type { PublishTask, PublishTaskRepository } from '../../data/publish-task.repository';
-import type { ApplyPublishResult } from './apply-result.use-case';
-import { minutesBetween } from './due-minute';
-import type { JobQueue } from './publishing.ports';
-import { inTaskContext } from './task-context';
+import type { PostRecord } from '../posts/post.types';
+import { jobFor } from './dispatcher';
+import type { JobQueue, PublishingPosts } from './ports';
+import { inPlanContext, planOrigin } from './task-context';
 
 const log: Logger = createLogger('posts:watchdog');
 
 export interface WatchdogOptions {
   tickMs: number;
-  /** Between reconcile rounds (the first comes this long after dispatch). */
+  /** After dispatch, when the watchdog first asks about profiles still PENDING. */
   timeoutMs: number;
-  /** Reconcile rounds before posts gives up on its own and fails what is still PENDING. */
-  maxRounds: number;
-  lookbackMinutes: number;
+  /** The longest wait between two questions about one post (they back off from timeoutMs). */
+  maxIntervalMs: number;
 }
 
 /**
- * Nothing stays PENDING forever. A dispatched revision with profiles still PENDING after the
- * timeout gets reconcile jobs: the publisher answers from its ledger and the network (published →
- * PUBLISHED, else FAILED) without publishing late. If even that brings no answer (no worker
- * running), the profiles are FAILED here; a late PUBLISHED still wins when it comes.
+ * Nothing is left PENDING without somebody working on it. A dispatched revision with profiles still
+ * PENDING after the timeout gets reconcile jobs: the publisher answers from its ledger and the
+ * network, and publishes what no attempt ever reached the network for (jobs lost to a crash). It
+ * never gives up on its own: only the publisher, which knows what was sent, may say FAILED, so a
+ * profile whose outcome nobody can know yet stays PENDING and is asked about again, less and less
+ * often. Every dispatched post is checked whatever its age and whatever failed before (a broker
+ * that was down, a tick that threw): what is due stays due until a check has gone through.
  */
 export class Watchdog {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
-  private firstRun = true;
   private stopped = false;
 
   constructor(
-    private readonly tasks: PublishTaskRepository,
-    private readonly posts: PostRepository,
+    private readonly posts: PublishingPosts,
     private readonly jobs: JobQueue,
-    private readonly results: ApplyPublishResult,
     private readonly opts: WatchdogOptions,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -52,13 +48,8 @@ export class Watchdog {
 
   tick(): Promise<void> {
     if (this.running || this.stopped) return this.running ?? Promise.resolve();
-    const now = this.now();
-    const back = this.firstRun ? this.opts.lookbackMinutes * 60_000 : 180_000;
-    this.firstRun = false;
-    const task = this.scan(minutesBetween(now.getTime() - back, now), now)
-      .catch((err) => {
-        log.warn('watchdog tick failed', errorFields(err));
-      })
+    const task = this.checkDue()
+      .catch((err) => void log.warn('watchdog tick failed; the next tick tries again', errorFields(err)))
       .finally(() => {
         this.running = undefined;
       });
@@ -66,46 +57,30 @@ export class Watchdog {
     return task;
   }
 
-  private async scan(buckets: string[], now: Date): Promise<void> {
-    for (const minute of buckets) {
+  private async checkDue(): Promise<void> {
+    const now = this.now();
+    for (const post of await this.posts.dueForCheck(now)) {
       if (this.stopped) return;
-      for (const task of await this.tasks.dueForCheck(minute, now)) {
-        await inTaskContext(task, () =>
-          this.check(task, now).catch((err) => log.warn('watchdog check failed', { taskId: task.id, ...errorFields(err) })),
-        );
-      }
+      await inPlanContext({ workspaceId: post.workspaceId, ...planOrigin(post) }, 'posts watchdog check', { 'post.id': post.id }, () =>
+        this.check(post, now).catch((err) => void log.warn('watchdog check failed; it stays due', { postId: post.id, ...errorFields(err) })),
+      );
     }
   }
 
-  private async check(task: PublishTask, now: Date): Promise<void> {
-    const post = await this.posts.get(task.workspaceId, task.postId);
-    const pending = post?.plan.filter((e) => e.status === 'PENDING' && e.revision === task.revision) ?? [];
-    if (!post || pending.length === 0) return this.tasks.markDone(task.id);
-    const round = task.reconcileRounds + 1;
-    if (round > this.opts.maxRounds) {
-      log.error('publish still pending after every reconcile round; failing it', { taskId: task.id, profiles: pending.length });
-      for (const e of pending) {
-        const r: PublishCompleted = {
-          postId: post.id,
-          profileId: e.profileId,
-          revision: task.revision,
-          status: 'FAILED',
-          error: { code: 'PUBLISH_TIMED_OUT', message: 'The publisher did not report within the allowed time.' },
-          attempts: 0,
-        };
-        await this.results.execute(post.workspaceId, r);
-      }
-      return this.tasks.markDone(task.id);
+  private async check(post: PostRecord, now: Date): Promise<void> {
+    const pending = post.plan.filter((e) => e.status === 'PENDING' && e.revision === post.revision);
+    const round = (post.dispatch?.rounds ?? 0) + 1;
+    if (pending.length > 0) {
+      log.warn('publish pending too long; asking the publisher to reconcile', { postId: post.id, round, profiles: pending.length });
+      for (const e of pending) await this.jobs.reconcileJob({ ...jobFor(post, e.profileId), mode: 'reconcile' }, post.workspaceId, round);
     }
-    log.warn('publish pending too long; asking the publisher to reconcile', { taskId: task.id, round, profiles: pending.length });
-    const dueAt = (post.publishAt ?? task.dueAt).toISOString();
-    for (const e of pending) {
-      await this.jobs.reconcileJob(
-        { postId: post.id, profileId: e.profileId, revision: task.revision, net: post.profileNets[e.profileId] ?? 'unknown', dueAt, mode: 'reconcile' },
-        post.workspaceId,
-        round,
-      );
-    }
-    await this.tasks.recheckLater(task.id, round, new Date(now.getTime() + this.opts.timeoutMs));
+    // Only once every question went out: a check that failed half-way stays due and runs again.
+    const wait = Math.min(this.opts.maxIntervalMs, this.opts.timeoutMs * 2 ** Math.min(round - 1, 20));
+    await this.posts.modify(post.workspaceId, post.id, (p) => {
+      if (p.revision !== post.revision || p.dispatch?.state !== 'DISPATCHED') return null;
+      const stillPending = p.plan.some((e) => e.status === 'PENDING' && e.revision === p.revision);
+      const dispatch = stillPending ? { ...p.dispatch, checkAt: new Date(now.getTime() + wait), rounds: round } : null;
+      return { ...p, dispatch, version: p.version + 1 };
+    });
   }
 }

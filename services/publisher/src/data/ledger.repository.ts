@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { isDuplicateKeyError, type Connection } from '@social/mongo';
+import type { AttemptStart, Ledger, LedgerEntry } from '../domain/ports';
+import { ledgerModel, networkPostClaimModel, type LedgerDoc } from './ledger.model';
+
+const toEntry = ({ _id, updatedAt: _u, ...rest }: LedgerDoc): LedgerEntry => ({ key: _id, ...rest });
+
+/** The fields of a new attempt (the first of a key, or one after NOT_PUBLISHED). */
+function attemptFields(start: AttemptStart, attempts: number, now: Date) {
+  const base = { revision: start.revision, attemptId: randomUUID(), attempts, networkPostId: null, publishedAt: null, retryAt: null, updatedAt: now };
+  return start.state === 'CALLING'
+    ? { ...base, state: 'CALLING' as const, accountId: start.accountId, calledAt: now, fingerprint: start.fingerprint, error: null, final: false }
+    : { ...base, state: 'NOT_PUBLISHED' as const, accountId: null, calledAt: null, fingerprint: null, error: start.error, final: true };
+}
+
+/**
+ * The ledger on MongoDB's single-document guarantees: the unique `_id` decides which copy of a job
+ * starts the first attempt, and every later change is a compare-and-set on the attempt it expects.
+ */
+export class LedgerRepository implements Ledger {
+  private readonly model;
+  private readonly claims;
+
+  constructor(conn: Connection) {
+    this.model = ledgerModel(conn);
+    this.claims = networkPostClaimModel(conn);
+  }
+
+  async get(key: string): Promise<LedgerEntry | null> {
+    const d = await this.model.findById(key).lean<LedgerDoc>();
+    return d ? toEntry(d) : null;
+  }
+
+  async begin(start: AttemptStart): Promise<{ created: boolean; entry: LedgerEntry }> {
+    const doc: LedgerDoc = {
+      _id: start.key,
+      workspaceId: start.workspaceId,
+      postId: start.postId,
+      profileId: start.profileId,
+      net: start.net,
+      ...attemptFields(start, start.state === 'CALLING' ? 1 : 0, new Date()),
+    };
+    try {
+      // Straight to the driver: this write is on the path of every publish.
+      await this.model.collection.insertOne(doc as never);
+      return { created: true, entry: toEntry(doc) };
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const existing = await this.get(start.key);
+      if (!existing) throw err;
+      return { created: false, entry: existing };
+    }
+  }
+
+  async beginAgain(entry: LedgerEntry, start: AttemptStart): Promise<LedgerEntry | null> {
+    const calls = start.state === 'CALLING' ? 1 : 0;
+    const attempts = start.revision === entry.revision ? entry.attempts + calls : calls;
+    const d = await this.model
+      .findOneAndUpdate({ _id: entry.key, attemptId: entry.attemptId, state: 'NOT_PUBLISHED' }, { $set: attemptFields(start, attempts, new Date()) }, { new: true })
+      .lean<LedgerDoc>();
+    return d ? toEntry(d) : null;
+  }
+
+  async published(key: string, networkPostId: string, publishedAt: Date): Promise<LedgerEntry> {
+    const set = { state: 'PUBLISHED', networkPostId, publishedAt, error: null, final: true, retryAt: null, updatedAt: new Date() };
+    for (const from of ['CALLING', 'NOT_PUBLISHED'] as const) {
+      const d = await this.model.findOneAndUpdate({ _id: key, state: from }, { $set: set }, { new: true }).lean<LedgerDoc>();
+      if (d) return toEntry(d);
+    }
+    const now = await this.get(key);
+    if (!now) throw new Error(`ledger entry ${key} vanished`);
+    return now;
+  }
+
+  async notPublished(entry: LedgerEntry, outcome: { error: LedgerEntry['error']; final: boolean; retryAt: Date | null }): Promise<LedgerEntry | null> {
+    const d = await this.model
+      .findOneAndUpdate(
+        { _id: entry.key, attemptId: entry.attemptId, state: entry.state },
+        { $set: { state: 'NOT_PUBLISHED', error: outcome.error, final: outcome.final, retryAt: outcome.retryAt, updatedAt: new Date() } },
+        { new: true },
+      )
+      .lean<LedgerDoc>();
+    return d ? toEntry(d) : null;
+  }
+
+  async unsettled(entry: LedgerEntry, error: LedgerEntry['error']): Promise<void> {
+    await this.model.updateOne({ _id: entry.key, attemptId: entry.attemptId, state: 'CALLING' }, { $set: { error, updatedAt: new Date() } });
+  }
+
+  async claimNetworkPost(net: string, networkPostId: string, key: string): Promise<boolean> {
+    // Published by a normal answer: its key owns it without a claim document.
+    const owner = await this.model.findOne({ networkPostId }, { _id: 1, net: 1 }).lean<Pick<LedgerDoc, '_id' | 'net'>>();
+    if (owner && owner.net === net && owner._id !== key) return false;
+    try {
+      await this.claims.create({ _id: `${net}:${networkPostId}`, key, at: new Date() });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      return (await this.claims.findById(`${net}:${networkPostId}`).lean())?.key === key;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { publishingTraits, type AccountRef, type NetworkAdapter, type NetworkCode } from '@social/networks';
+import type { Ledger, LedgerEntry } from './ports';
+
+export interface SettleTimes {
+  /**
+   * How long after a publish was sent the network can no longer act on it (its own processing
+   * bound, plus a margin): only after that does "not found" prove the attempt created nothing.
+   */
+  settleMs(net: string): number;
+}
+
+/** How far before our call a network's clock may date the post it stored. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Pages of recent posts read at most (100 each): a reconcile looks back minutes, not months. */
+const MAX_PAGES = 20;
+
+export interface FoundPost {
+  networkPostId: string;
+  publishedAt: string;
+}
+
+/**
+ * Whether the network holds the post of an attempt whose outcome is unknown: by key where the
+ * network keeps keys (within its window), else among the account's recent posts, matched on the
+ * attempt's content fingerprint (which leaves out per-try values such as signed media URLs).
+ * Returns the post, null when it certainly does not hold it, or 'unsettled' when it does not
+ * (yet) but the attempt might still land. Throws when the network cannot be asked.
+ */
+export async function findOnNetwork(
+  network: NetworkAdapter,
+  ledger: Ledger,
+  entry: LedgerEntry,
+  creds: AccountRef,
+  settle: SettleTimes,
+  now: Date,
+): Promise<FoundPost | null | 'unsettled'> {
+  const calledAt = entry.calledAt ?? now;
+  const keys = publishingTraits(entry.net as NetworkCode).idempotency;
+  const found =
+    keys.keys === 'window' && now.getTime() - calledAt.getTime() < keys.windowMs
+      ? await network.lookupPublished({ ...creds, idempotencyKey: entry.key })
+      : await byContent(network, ledger, entry, creds, new Date(calledAt.getTime() - CLOCK_SKEW_MS));
+  if (found) return found;
+  return now.getTime() >= calledAt.getTime() + settle.settleMs(entry.net) ? null : 'unsettled';
+}
+
+/** The oldest recent post with the attempt's content that no other of our publishes owns. */
+async function byContent(network: NetworkAdapter, ledger: Ledger, entry: LedgerEntry, creds: AccountRef, since: Date): Promise<FoundPost | null> {
+  const matches: FoundPost[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const res = await network.recentPosts({ ...creds, since: since.toISOString(), limit: 100, ...(cursor ? { cursor } : {}) });
+    matches.push(...res.items.filter((p) => p.fingerprint === entry.fingerprint));
+    if (!res.nextCursor) break;
+    cursor = res.nextCursor;
+  }
+  matches.sort((a, b) => Date.parse(a.publishedAt) - Date.parse(b.publishedAt));
+  for (const m of matches) if (await ledger.claimNetworkPost(entry.net, m.networkPostId, entry.key)) return m;
+  return null;
+}
