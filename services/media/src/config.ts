@@ -30,6 +30,25 @@ export const mediaSpec = {
    * benchmark). Empty in production.
    */
   importAllowCidrs: { env: 'IMPORT_ALLOW_CIDRS', type: 'string', default: '' },
+  /** Where file bytes live: `fs` (a data directory, one machine) or `s3` (an S3-compatible bucket). */
+  mediaStore: { env: 'MEDIA_STORE', type: 'string', enum: ['fs', 's3'], default: 'fs' },
+  /** The data directory of `fs`; relative to the working directory (`pnpm start` sets .local/media-files). */
+  mediaDataDir: { env: 'MEDIA_DATA_DIR', type: 'string', default: '.local/media-files' },
+  s3Endpoint: { env: 'S3_ENDPOINT', type: 'string', default: 'http://127.0.0.1:7070' },
+  /** The store's address as clients reach it (presigned addresses); S3_ENDPOINT when empty. */
+  s3PublicEndpoint: { env: 'S3_PUBLIC_ENDPOINT', type: 'string', default: '' },
+  s3Region: { env: 'S3_REGION', type: 'string', default: 'us-east-1' },
+  s3Bucket: { env: 'S3_BUCKET', type: 'string', default: 'social-media' },
+  s3AccessKeyId: { env: 'S3_ACCESS_KEY_ID', type: 'string', default: '' },
+  s3SecretAccessKey: { env: 'S3_SECRET_ACCESS_KEY', type: 'string', secret: true },
+  s3ForcePathStyle: { env: 'S3_FORCE_PATH_STYLE', type: 'boolean', default: true },
+  /**
+   * Signed uploads and downloads answer 307 to a presigned address of the store, so the bytes go
+   * between the client and the store without passing through this service (s3 only).
+   */
+  s3DirectTransfer: { env: 'S3_DIRECT_TRANSFER', type: 'boolean', default: true },
+  /** Files stored in GridFS before the move stay readable (and deletable) until `migrate-files` ran. */
+  gridfsFallback: { env: 'GRIDFS_FALLBACK', type: 'boolean', default: false },
   workerPrefetch: { env: 'MEDIA_WORKER_PREFETCH', type: 'integer', minimum: 1, default: 2 },
   imageProvider: { env: 'IMAGE_PROVIDER', type: 'string', enum: ['local', 'openai'], default: 'local' },
   imageApiUrl: { env: 'IMAGE_API_URL', type: 'string', default: 'https://api.openai.com/v1' },

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { MediaServiceMethods } from '@social/contracts';
 import { Broker } from '@social/events';
 import { GrpcServer } from '@social/grpc';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
@@ -13,7 +14,7 @@ import { LocalImageProvider } from './domain/generation/local-image-provider';
 import { OpenAiImageProvider } from './domain/generation/openai-image-provider';
 import type { MediaUsage } from './domain/ports';
 import { batchGetMedia } from './grpc/batch-get-media';
-import { MEDIA_RPC_CALLERS, mediaDefinition, type MediaMethods } from './grpc/media.grpc';
+import { MEDIA_RPC_CALLERS, mediaDefinition } from './grpc/media.grpc';
 import { readMediaFile } from './grpc/read-media-file';
 import { assistantRoutes } from './http/assistant.routes';
 import { mediaRoutes } from './http/media.routes';
@@ -70,7 +71,7 @@ export class MediaService {
     api.use(assistantRoutes({ ...ctx, provider: overrides.provider ?? imageProviderFor(cfg) }));
 
     const grpc = new GrpcServer({ serviceName: 'media', verifier });
-    grpc.addService<MediaMethods>(
+    grpc.addService<MediaServiceMethods>(
       mediaDefinition,
       {
         BatchGetMedia: batchGetMedia(ctx.repo, ctx.urls),

@@ -1,4 +1,4 @@
-import { Broker, type ConsumerHandle } from '@social/events';
+import { Broker, BrokerEventEmitter, type ConsumerHandle } from '@social/events';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { createLogger, errorFields, runWithContext } from '@social/logger';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
@@ -42,6 +42,7 @@ export class MediaWorker {
       limits: { importMaxVideoBytes: cfg.importMaxVideoBytes, importMaxImageBytes: cfg.importMaxImageBytes },
     };
     const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'media-worker', topology: mediaTopology });
+    deps.events = new BrokerEventEmitter(broker);
     // Idempotent by business key: processMedia acts only on media still PROCESSING.
     const consumer = await broker.consume(
       PROCESSING_QUEUE,

@@ -1,18 +1,14 @@
+import { createPostsClient, type PostsServiceMethods } from '@social/contracts';
 import type { TokenSigner } from '@social/internal-auth';
-import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
+import type { GrpcClient } from '@social/grpc';
 import type { MediaUsage } from '../domain/ports';
-
-type PostsMethods = {
-  CountMediaUsage: [{ media_id: string }, { total: number; scheduled: number }];
-};
 
 /** Asks the posts service how many posts (and scheduled ones) use a media. */
 export class PostsUsageClient implements MediaUsage {
-  private readonly client: GrpcClient<PostsMethods>;
+  private readonly client: GrpcClient<PostsServiceMethods>;
 
   constructor(address: string, signer: TokenSigner) {
-    this.client = createGrpcClient<PostsMethods>(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), address, {
-      audience: 'posts',
+    this.client = createPostsClient(address, {
       signer,
       defaultDeadlineMs: 3000,
     });

@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export type MediaStatus = 'PROCESSING' | 'SUCCESS' | 'ERROR' | 'ARCHIVED';
 export type MediaSource = 'UPLOAD' | 'URL' | 'GENERATED';
@@ -31,6 +31,11 @@ export interface MediaDoc {
   declaredSpecs: Partial<MediaSpecs> | null;
   fileUrl: string | null;
   fileId: string | null;
+  /**
+   * The key a direct (presigned) upload to the store was given; adopted as fileId at confirmation
+   * when the store holds it. Null when uploads go through the service.
+   */
+  incomingId: string | null;
   uploadedContentType: string | null;
   previewId: string | null;
   errorReason: string | null;
@@ -65,6 +70,7 @@ const mediaSchema = new Schema<MediaDoc>(
     declaredSpecs: { type: specsSchema, default: null },
     fileUrl: { type: String, default: null },
     fileId: { type: String, default: null },
+    incomingId: { type: String, default: null },
     uploadedContentType: { type: String, default: null },
     previewId: { type: String, default: null },
     errorReason: { type: String, default: null },
@@ -77,4 +83,4 @@ const mediaSchema = new Schema<MediaDoc>(
 mediaSchema.index({ workspaceId: 1, _id: 1 });
 mediaSchema.index({ unconfirmed: 1 });
 
-export const mediaModel = (conn: Connection) => conn.models['Media'] ?? conn.model<MediaDoc>('Media', mediaSchema);
+export const mediaModel = (conn: Connection) => (conn.models['Media'] as Model<MediaDoc> | undefined) ?? conn.model<MediaDoc>('Media', mediaSchema);

@@ -61,6 +61,10 @@ export async function confirmUpload(deps: LibraryDeps, workspaceId: string, medi
   const media = await deps.repo.find(workspaceId, mediaId);
   if (!media) throw mediaNotFound();
   if (media.source !== 'UPLOAD' || media.uploadState === 'CONFIRMED') return toMediaView(media, deps.urls);
+  if (media.incomingId) {
+    const adopted = await adoptDirectUpload(deps.repo, deps.store, media);
+    if (adopted !== media) return confirmUpload(deps, workspaceId, mediaId);
+  }
   if (media.uploadState === 'PENDING') throw notUploaded();
   const confirmed = await deps.repo.updateIf(mediaId, { uploadState: 'UPLOADED', fileId: media.fileId }, { uploadState: 'CONFIRMED', unconfirmed: false });
   // A concurrent PUT or PATCH changed it under us: answer from what is there now.
@@ -98,8 +102,30 @@ export async function deleteMedia(deps: LibraryDeps, workspaceId: string, mediaI
   await removeFiles(deps.store, media);
 }
 
+/**
+ * A direct upload (presigned PUT to the store) is known only by its key until the store holds the
+ * object: when it does, it becomes the media's file (the type is the one the client sent, which the
+ * presigned address signed). Returns the media as it is now; the same object when there was nothing
+ * to adopt (any other object means: read the media again).
+ */
+export async function adoptDirectUpload(repo: MediaRepository, store: FileStore, media: MediaDoc): Promise<MediaDoc> {
+  const incomingId = media.incomingId;
+  if (!incomingId) return media;
+  const stat = await store.stat(incomingId);
+  if (!stat) return media;
+  const adopted = await repo.updateIf(media._id, { uploadState: media.uploadState, fileId: media.fileId, incomingId }, {
+    uploadState: 'UPLOADED',
+    fileId: incomingId,
+    incomingId: null,
+    uploadedContentType: stat.contentType.split(';')[0]!.trim().toLowerCase(),
+  });
+  if (!adopted) return { ...media, incomingId: null };
+  if (media.fileId) await removeFiles(store, { ...media, previewId: null, incomingId: null });
+  return adopted;
+}
+
 export async function removeFiles(store: FileStore, media: MediaDoc): Promise<void> {
-  for (const id of [media.fileId, media.previewId]) {
+  for (const id of [media.fileId, media.previewId, media.incomingId]) {
     if (!id) continue;
     await store.delete(id).catch((err) => log.error('could not delete a stored file; it is orphaned', { fileId: id, ...errorFields(err) }));
   }
@@ -148,6 +174,9 @@ export async function sweepUnconfirmed(deps: Pick<LibraryDeps, 'repo' | 'store'>
     removed++;
   }
   if (removed > 0) log.info('unconfirmed uploads deleted', { removed, ttlMinutes });
+  // What interrupted writes of a killed process left (no media names them): as old as the TTL.
+  const parts = (await deps.store.sweepIncoming?.(ttlMinutes * 60_000, now.getTime())) ?? 0;
+  if (parts > 0) log.info('abandoned partial files deleted', { removed: parts });
   return removed;
 }
 
@@ -164,6 +193,7 @@ export function blank(workspaceId: string, name: string, destinationType: Destin
     declaredSpecs: null,
     fileUrl: null,
     fileId: null,
+    incomingId: null,
     uploadedContentType: null,
     previewId: null,
     errorReason: null,

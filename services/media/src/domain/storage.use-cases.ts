@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
+import type { MediaDoc } from '../data/media.model';
 import type { MediaRepository } from '../data/media.repository';
 import { formatBytes, limited, TooLargeError } from '../storage/byte-limit';
-import type { FileStore } from '../storage/file-store';
+import type { DirectTransfer, FileStore } from '../storage/file-store';
 import { ACCEPTED_UPLOAD_TYPES } from './processing/detect-type';
 import {
   alreadyConfirmed,
@@ -19,6 +20,8 @@ import { removeFiles } from './media.use-cases';
 export interface StorageDeps {
   repo: MediaRepository;
   store: FileStore;
+  /** Set when clients move bytes to and from the store by presigned addresses (S3_DIRECT_TRANSFER). */
+  direct: DirectTransfer | null;
   signer: UrlSigner;
   maxUploadBytes: number;
 }
@@ -31,11 +34,24 @@ export interface IncomingUpload {
   body: Readable;
 }
 
+/** The answer to a signed address when the store takes over: 307 to this presigned address. */
+export interface Redirect {
+  redirect: string;
+}
+
+/** What is left of a signed address's lifetime (its `expires`, already verified), at least 1 s. */
+const remainingSeconds = (query: Record<string, unknown>) => Math.max(1, Number(query['expires']) - Math.floor(Date.now() / 1000));
+
 /**
  * Step 2: the signed PUT. The body is streamed into the store through a byte counter that fails the
  * moment the limit is passed, so no upload is ever held whole in memory or stored oversized.
+ *
+ * With direct transfers (S3) and a Content-Length, every check below is made on the headers alone
+ * and the answer is a redirect to a presigned PUT of the store, signed for exactly that type and
+ * length (the store refuses any other), valid for what is left of our address: the body is never
+ * read here. The key is kept on the media and adopted as its file at confirmation.
  */
-export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): Promise<void> {
+export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): Promise<void | Redirect> {
   if (deps.signer.verify('PUT', uploadPath(upload.mediaId), upload.query) !== 'ok') throw uploadForbidden();
   const contentType = upload.contentType?.split(';')[0]?.trim().toLowerCase();
   if (!contentType || !(ACCEPTED_UPLOAD_TYPES as readonly string[]).includes(contentType)) {
@@ -45,6 +61,7 @@ export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): 
   if (!media) throw mediaNotFound();
   if (media.source !== 'UPLOAD' || media.uploadState === 'CONFIRMED') throw alreadyConfirmed();
   if (upload.contentLength !== undefined && upload.contentLength > deps.maxUploadBytes) throw uploadTooLarge(formatBytes(deps.maxUploadBytes));
+  if (deps.direct && upload.contentLength !== undefined) return redirectUpload(deps, deps.direct, media, upload);
   let stored;
   try {
     stored = await deps.store.write(limited(upload.body, deps.maxUploadBytes), { contentType, mediaId: media._id });
@@ -57,7 +74,7 @@ export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): 
   const updated = await deps.repo.updateIf(
     media._id,
     { uploadState: media.uploadState, fileId: media.fileId },
-    { uploadState: 'UPLOADED', fileId: stored.id, uploadedContentType: contentType },
+    { uploadState: 'UPLOADED', fileId: stored.id, uploadedContentType: contentType, incomingId: null },
   );
   if (!updated) {
     await deps.store.delete(stored.id);
@@ -65,8 +82,24 @@ export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): 
     if (!now) throw mediaNotFound();
     throw alreadyConfirmed();
   }
-  if (media.fileId) await removeFiles(deps.store, { ...media, previewId: null });
+  if (media.fileId || media.incomingId) await removeFiles(deps.store, { ...media, previewId: null });
 }
+
+async function redirectUpload(deps: StorageDeps, direct: DirectTransfer, media: MediaDoc, upload: IncomingUpload): Promise<Redirect> {
+  const key = direct.newKey();
+  const updated = await deps.repo.updateIf(media._id, { uploadState: media.uploadState, fileId: media.fileId, incomingId: media.incomingId }, { incomingId: key });
+  if (!updated) {
+    if (!(await deps.repo.findById(media._id))) throw mediaNotFound();
+    throw alreadyConfirmed();
+  }
+  // An earlier direct upload is replaced (as a second PUT replaces the first).
+  if (media.incomingId) await removeFiles(deps.store, { ...media, fileId: null, previewId: null });
+  // The type as the client sent it: the store compares the signed header with the one it receives.
+  const redirect = await direct.presignPut(key, { contentType: upload.contentType!, contentLength: upload.contentLength! }, remainingSeconds(upload.query));
+  return { redirect };
+}
+
+export const FILE_CACHE_CONTROL = 'private, max-age=300';
 
 export interface FileToSend {
   stream: Readable;
@@ -87,15 +120,23 @@ export async function openFile(
   variant: 'original' | 'preview',
   query: Record<string, unknown>,
   rangeHeader: string | undefined,
-): Promise<FileToSend | { unsatisfiable: number }> {
+): Promise<FileToSend | Redirect | { unsatisfiable: number }> {
   if (deps.signer.verify('GET', filePath(mediaId, variant), query) !== 'ok') throw fileForbidden();
   const media = await deps.repo.findById(mediaId);
   if (!media) throw fileNotReady();
-  const fileId = variant === 'preview' ? (media.previewId ?? media.fileId) : media.fileId;
-  if (!fileId) throw fileNotReady();
-  const stat = await deps.store.stat(fileId);
+  // A direct upload not yet confirmed is served too (as an upload through the service is).
+  const candidates = variant === 'preview' ? [media.previewId, media.incomingId, media.fileId] : [media.incomingId, media.fileId];
+  let stat = null;
+  for (const id of candidates) if (id && !stat) stat = await deps.store.stat(id);
   if (!stat) throw fileNotReady();
-  const contentType = fileId === media.previewId ? 'image/jpeg' : (media.mimeType ?? media.uploadedContentType ?? stat.contentType);
+  const fileId = stat.id;
+  const contentType =
+    fileId === media.previewId ? 'image/jpeg'
+    : fileId === media.incomingId ? stat.contentType
+    : (media.mimeType ?? media.uploadedContentType ?? stat.contentType);
+  if (deps.direct && !stat.legacy) {
+    return { redirect: await deps.direct.presignGet(fileId, { contentType, cacheControl: FILE_CACHE_CONTROL }, remainingSeconds(query)) };
+  }
   const range = parseRange(rangeHeader, stat.size);
   if (range === 'unsatisfiable') return { unsatisfiable: stat.size };
   const { start, end } = range ?? { start: 0, end: stat.size - 1 };

@@ -2,7 +2,7 @@ import type { UnaryHandler } from '@social/grpc';
 import { badRequest } from '../domain/media.errors';
 import { signedUrls, type FileUrls } from '../domain/media.view';
 import type { MediaRepository } from '../data/media.repository';
-import type { MediaInfo } from './media.grpc';
+import type { MediaInfo } from '@social/contracts';
 
 const MAX_IDS = 100;
 

@@ -3,7 +3,7 @@ import type { ServerStreamHandler } from '@social/grpc';
 import { mediaNotFound } from '../domain/media.errors';
 import type { MediaRepository } from '../data/media.repository';
 import type { FileStore } from '../storage/file-store';
-import type { FileChunk } from './media.grpc';
+import type { FileChunk } from '@social/contracts';
 
 /**
  * The stored file of a SUCCESS media of the caller's workspace, in the store's chunks (1 MiB), so

@@ -1,14 +1,15 @@
 import { Router } from 'express';
 import { asyncHandler } from '@social/http';
-import { openFile, receiveUpload, type StorageDeps } from '../domain/storage.use-cases';
+import { FILE_CACHE_CONTROL, openFile, receiveUpload, type StorageDeps } from '../domain/storage.use-cases';
 
 /** The storage host (no API key, no internal token: every address carries its own signature). */
 export function storageRoutes(deps: StorageDeps): Router {
   const r = Router();
   r.put('/storage/uploads/:mediaId', asyncHandler(async (req, res) => {
     const len = req.headers['content-length'];
+    let result;
     try {
-      await receiveUpload(deps, {
+      result = await receiveUpload(deps, {
         mediaId: req.params['mediaId']!,
         query: req.query as Record<string, unknown>,
         contentType: req.headers['content-type'],
@@ -20,6 +21,13 @@ export function storageRoutes(deps: StorageDeps): Router {
       if (!req.readableEnded) res.setHeader('Connection', 'close');
       throw err;
     }
+    if (result) {
+      // To the store's presigned address. A client that sent `Expect: 100-continue` sent no body; one
+      // that did not is drained by Node after this answer (not closed: a proxy in front, the gateway,
+      // would take a connection closed under its request for a failed upstream and answer 503).
+      res.status(307).setHeader('Location', result.redirect).setHeader('Cache-Control', 'no-store').end();
+      return;
+    }
     res.status(201).type('text/plain').send('Created');
   }));
   r.get('/storage/files/:mediaId/:variant(original|preview)', asyncHandler(async (req, res) => {
@@ -30,8 +38,12 @@ export function storageRoutes(deps: StorageDeps): Router {
       req.query as Record<string, unknown>,
       req.headers.range,
     );
+    if ('redirect' in file) {
+      res.status(307).setHeader('Location', file.redirect).setHeader('Cache-Control', 'no-store').end();
+      return;
+    }
     res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Cache-Control', 'private, max-age=300');
+    res.setHeader('Cache-Control', FILE_CACHE_CONTROL);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if ('unsatisfiable' in file) {
       res.status(416).setHeader('Content-Range', `bytes */${file.unsatisfiable}`).end();

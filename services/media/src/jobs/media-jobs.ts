@@ -1,3 +1,4 @@
+import { domainEventsTopology } from '@social/contracts';
 import { defineEvent, type Broker, type Topology } from '@social/events';
 import type { ProcessingQueue } from '../domain/ports';
 
@@ -17,9 +18,12 @@ export const mediaProcessingRequested = defineEvent<{ mediaId: string }>({
 });
 
 export const mediaTopology: Topology = {
-  exchanges: [{ name: MEDIA_EXCHANGE, type: 'topic' }],
-  // Processing a big video takes a while: a small prefetch spreads jobs over the workers.
-  queues: [{ name: PROCESSING_QUEUE, bindings: [{ exchange: MEDIA_EXCHANGE, routingKey: 'media.processing.*' }], deliveryLimit: 5, prefetch: 2 }],
+  exchanges: [{ name: MEDIA_EXCHANGE, type: 'topic' }, ...domainEventsTopology().exchanges],
+  queues: [
+    // Processing a big video takes a while: a small prefetch spreads jobs over the workers.
+    { name: PROCESSING_QUEUE, bindings: [{ exchange: MEDIA_EXCHANGE, routingKey: 'media.processing.*' }], deliveryLimit: 5, prefetch: 2 },
+    ...domainEventsTopology().queues,
+  ],
 };
 
 export class BrokerProcessingQueue implements ProcessingQueue {

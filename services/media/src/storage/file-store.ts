@@ -4,11 +4,14 @@ export interface StoredFile {
   id: string;
   size: number;
   contentType: string;
+  /** Found in the old store (GRIDFS_FALLBACK), not the configured one. */
+  legacy?: boolean;
 }
 
 /**
- * Where media bytes live. GridFS is the default; an S3-compatible store implements the same four
- * operations (multipart upload, ranged GET, HEAD, DELETE).
+ * Where media bytes live: a data directory (FsFileStore, the default) or an S3-compatible bucket
+ * (S3FileStore). GridFS (GridFsFileStore) remains only as a read-only fallback for files stored
+ * before the move, and as the source of `migrate-files`.
  */
 export interface FileStore {
   /**
@@ -21,4 +24,16 @@ export interface FileStore {
   stat(id: string): Promise<StoredFile | null>;
   /** Removing a missing file is not an error. */
   delete(id: string): Promise<void>;
+  /** Removes what interrupted writes of a killed process left (temporary files, multipart parts). */
+  sweepIncoming?(olderThanMs: number, now?: number): Promise<number>;
 }
+
+/** A store clients can upload to and download from directly, by presigned addresses. */
+export interface DirectTransfer {
+  newKey(): string;
+  presignPut(id: string, file: { contentType: string; contentLength: number }, expiresInSeconds: number): Promise<string>;
+  presignGet(id: string, response: { contentType: string; cacheControl: string }, expiresInSeconds: number): Promise<string>;
+}
+
+export const hasDirectTransfer = (store: FileStore): store is FileStore & DirectTransfer =>
+  typeof (store as Partial<DirectTransfer>).presignPut === 'function';

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GridFSBucket, type Binary, type Collection, type Db } from 'mongodb';
 import { newId } from '../data/ids';
+import { fileNotFound } from './file-key';
 import type { FileStore, StoredFile } from './file-store';
 
 const BUCKET = 'files';
@@ -63,7 +64,7 @@ export class GridFsFileStore implements FileStore {
 
   private async *chunksOf(id: string, range?: { start: number; end: number }): AsyncGenerator<Buffer> {
     const file = await this.files.findOne({ _id: id });
-    if (!file) throw Object.assign(new Error(`FileNotFound: file ${id} was not found`), { code: 'ENOENT' });
+    if (!file) throw fileNotFound(id);
     const { length: size, chunkSize } = file;
     const start = range?.start ?? 0;
     const end = Math.min(range ? range.end + 1 : size, size); // exclusive

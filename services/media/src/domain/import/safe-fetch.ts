@@ -1,21 +1,8 @@
-import dns from 'node:dns';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import type { LookupFunction } from 'node:net';
-import { blockedReason, checkUrl, type AllowList } from './address-rules';
+import { checkUrl, FetchRefusedError, guardedLookup, type AllowList, type Resolver } from '@social/url-guard';
 
-export interface ResolvedAddress {
-  address: string;
-  family: 4 | 6;
-}
-/** Resolves a host name; tests plug in their own to play DNS games without a DNS server. */
-export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
-export const systemResolver: Resolver = async (hostname) =>
-  (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => ({
-    address: a.address,
-    family: a.family === 6 ? 6 : 4,
-  }));
+export { FetchRefusedError, precheckUrl, systemResolver, type ResolvedAddress, type Resolver } from '@social/url-guard';
 
 export interface FetchPolicy {
   resolver: Resolver;
@@ -25,44 +12,6 @@ export interface FetchPolicy {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   maxRedirects: number;
-}
-
-/** The URL cannot be fetched under the rules; `reason` is shown to the user. */
-export class FetchRefusedError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'FetchRefusedError';
-  }
-}
-
-/**
- * What POST /media/from-url checks before accepting: the URL rules and every address its host
- * resolves to now. The worker checks again on the address it actually connects to.
- */
-export async function precheckUrl(raw: string, policy: Pick<FetchPolicy, 'resolver' | 'allow'>): Promise<URL> {
-  const checked = checkUrl(raw, policy.allow);
-  if (!checked.ok) throw new FetchRefusedError(checked.reason);
-  const host = checked.url.hostname.replace(/^\[|\]$/g, '');
-  if (!isIpLiteral(host)) await resolveChecked(host, policy);
-  return checked.url;
-}
-
-const isIpLiteral = (host: string) => /^[\d.]+$/.test(host) || host.includes(':');
-
-async function resolveChecked(host: string, policy: Pick<FetchPolicy, 'resolver' | 'allow'>): Promise<ResolvedAddress[]> {
-  let addrs: ResolvedAddress[];
-  try {
-    addrs = await policy.resolver(host);
-  } catch {
-    throw new FetchRefusedError(`host name ${host} does not resolve`);
-  }
-  if (addrs.length === 0) throw new FetchRefusedError(`host name ${host} does not resolve`);
-  // Every address must be public: which one a connection would use is not ours to predict.
-  for (const a of addrs) {
-    const why = blockedReason(a.address, policy.allow);
-    if (why) throw new FetchRefusedError(`host name ${host} resolves to a non-public address: ${why}`);
-  }
-  return addrs;
 }
 
 export interface FetchedBody {
@@ -116,15 +65,7 @@ export async function safeFetch(raw: string, policy: FetchPolicy): Promise<Fetch
 }
 
 function requestOnce(url: URL, policy: FetchPolicy, deadline: number): Promise<{ response: IncomingMessage; done(): void }> {
-  const lookup: LookupFunction = (hostname, options, callback) => {
-    resolveChecked(hostname, policy).then(
-      (addrs) => {
-        if (options.all) callback(null, addrs.map((a) => ({ address: a.address, family: a.family })));
-        else callback(null, addrs[0]!.address, addrs[0]!.family);
-      },
-      (err) => callback(err as NodeJS.ErrnoException, '', 4),
-    );
-  };
+  const lookup = guardedLookup(policy);
   return new Promise((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new FetchRefusedError(`the download took longer than ${policy.totalTimeoutMs} ms`));

@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import { mediaFailedEvent, mediaReadyEvent } from '@social/contracts';
+import { noEvents, type EventEmitter } from '@social/events';
 import { createLogger, errorFields } from '@social/logger';
 import type { MediaDoc, MediaKind, MediaSpecs } from '../../data/media.model';
 import type { MediaRepository } from '../../data/media.repository';
@@ -16,6 +18,8 @@ export interface ProcessingDeps {
   store: FileStore;
   fetchPolicy: FetchPolicy;
   limits: { importMaxVideoBytes: number; importMaxImageBytes: number };
+  /** media.ready / media.failed for webhooks, after the write; never fails the job. */
+  events?: EventEmitter;
 }
 
 /** A problem with the file or its URL: the media turns ERROR with this reason (no retry helps). */
@@ -48,13 +52,20 @@ export async function processMedia(deps: ProcessingDeps, mediaId: string): Promi
     );
     // Deleted (or finished by another delivery) while we worked: do not leave our preview behind.
     if (!done && preview) await deps.store.delete(preview.id);
-    if (done) log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
+    if (done) {
+      log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
+      (deps.events ?? noEvents).emit(mediaReadyEvent, { mediaId, kind: result.kind, readyAt: done.updatedAt.toISOString() }, done.workspaceId);
+    }
     observe({ outcome: 'ok' });
   } catch (err) {
     observe({ outcome: err instanceof MediaRejected ? 'rejected' : 'failed' });
     if (!(err instanceof MediaRejected)) throw err;
     log.info('media rejected', { mediaId, reason: err.message });
-    await deps.repo.updateIf(mediaId, { status: 'PROCESSING' }, { status: 'ERROR', errorReason: err.message });
+    const failed = await deps.repo.updateIf(mediaId, { status: 'PROCESSING' }, { status: 'ERROR', errorReason: err.message });
+    if (failed) {
+      const error = { code: 'MEDIA_REJECTED', message: err.message };
+      (deps.events ?? noEvents).emit(mediaFailedEvent, { mediaId, error, failedAt: failed.updatedAt.toISOString() }, failed.workspaceId);
+    }
   }
 }
 

@@ -1,0 +1,172 @@
+import { PassThrough, Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { newId } from '../data/ids';
+import { checkFileKey, fileNotFound, isFileKey } from './file-key';
+import type { DirectTransfer, FileStore, StoredFile } from './file-store';
+
+export interface S3StoreOptions {
+  /** The address this service reaches the store at (http://127.0.0.1:7070, http://minio:9000). */
+  endpoint: string;
+  /** The address clients reach it at, for presigned addresses; the endpoint when empty. */
+  publicEndpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Path-style addresses (http://host/bucket/key): what MinIO, versitygw and most others serve. */
+  forcePathStyle: boolean;
+}
+
+/** 8 MiB parts, two in flight: an upload holds about 16 MB whatever the file size. */
+const PART_SIZE = 8 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+
+const isNotFound = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * Files as objects of one bucket (key = the file id) in an S3-compatible store. Writes go through
+ * lib-storage's multipart upload (a failed one is aborted, so no parts stay behind); reads are
+ * ranged GETs streamed to the caller. `presignPut`/`presignGet` let clients move the bytes to and
+ * from the store directly (DirectTransfer), so they need not pass through our services.
+ */
+export class S3FileStore implements FileStore, DirectTransfer {
+  private readonly client: S3Client;
+  private readonly signingClient: S3Client;
+
+  constructor(private readonly opts: S3StoreOptions) {
+    const common = {
+      region: opts.region,
+      forcePathStyle: opts.forcePathStyle,
+      credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey },
+      // Checksums the SDK adds by default (CRC32 trailers) are not understood by every
+      // S3-compatible server; ask for them only where the operation requires one.
+      requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+      responseChecksumValidation: 'WHEN_REQUIRED' as const,
+    };
+    this.client = new S3Client({ ...common, endpoint: opts.endpoint });
+    this.signingClient = opts.publicEndpoint ? new S3Client({ ...common, endpoint: opts.publicEndpoint }) : this.client;
+  }
+
+  get bucket(): string {
+    return this.opts.bucket;
+  }
+
+  async write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile> {
+    const id = newId();
+    let size = 0;
+    const counted = new PassThrough();
+    counted.on('data', (chunk: Buffer) => (size += chunk.length));
+    source.on('error', (err) => counted.destroy(err));
+    source.pipe(counted);
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.opts.bucket, Key: id, Body: counted, ContentType: meta.contentType, Metadata: { 'media-id': meta.mediaId } },
+      partSize: PART_SIZE,
+      queueSize: QUEUE_SIZE,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (err) {
+      await upload.abort().catch(() => undefined);
+      await this.delete(id).catch(() => undefined);
+      throw err;
+    }
+    return { id, size, contentType: meta.contentType };
+  }
+
+  read(id: string, range?: { start: number; end: number }): Readable {
+    checkFileKey(id);
+    return Readable.from(this.bodyOf(id, range), { objectMode: false, highWaterMark: 1 });
+  }
+
+  private async *bodyOf(id: string, range?: { start: number; end: number }): AsyncGenerator<Buffer> {
+    let body: Readable;
+    try {
+      const res = await this.client.send(
+        new GetObjectCommand({ Bucket: this.opts.bucket, Key: id, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+      );
+      body = res.Body as Readable;
+    } catch (err) {
+      throw isNotFound(err) ? fileNotFound(id) : err;
+    }
+    try {
+      for await (const chunk of body) yield chunk as Buffer;
+    } finally {
+      body.destroy();
+    }
+  }
+
+  async stat(id: string): Promise<StoredFile | null> {
+    if (!isFileKey(id)) return null;
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: id }));
+      return { id, size: Number(head.ContentLength ?? 0), contentType: head.ContentType ?? 'application/octet-stream' };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!isFileKey(id)) return;
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.opts.bucket, Key: id }));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  newKey(): string {
+    return newId();
+  }
+
+  /** A PUT of exactly this type and length (both signed: the store refuses any other). */
+  presignPut(id: string, file: { contentType: string; contentLength: number }, expiresInSeconds: number): Promise<string> {
+    checkFileKey(id);
+    return getSignedUrl(
+      this.signingClient,
+      new PutObjectCommand({ Bucket: this.opts.bucket, Key: id, ContentType: file.contentType, ContentLength: file.contentLength }),
+      { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-type', 'content-length']) },
+    );
+  }
+
+  presignGet(id: string, response: { contentType: string; cacheControl: string }, expiresInSeconds: number): Promise<string> {
+    checkFileKey(id);
+    return getSignedUrl(
+      this.signingClient,
+      new GetObjectCommand({ Bucket: this.opts.bucket, Key: id, ResponseContentType: response.contentType, ResponseCacheControl: response.cacheControl }),
+      { expiresIn: expiresInSeconds },
+    );
+  }
+
+  /** Aborts multipart uploads started more than `olderThanMs` ago (a process killed mid-write). */
+  async sweepIncoming(olderThanMs: number, now = Date.now()): Promise<number> {
+    const res = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.opts.bucket }));
+    let removed = 0;
+    for (const u of res.Uploads ?? []) {
+      if (!u.Key || !u.UploadId || !u.Initiated || now - u.Initiated.getTime() <= olderThanMs) continue;
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.opts.bucket, Key: u.Key, UploadId: u.UploadId }));
+      removed++;
+    }
+    return removed;
+  }
+
+  destroy(): void {
+    this.client.destroy();
+    if (this.signingClient !== this.client) this.signingClient.destroy();
+  }
+}
