@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
-import { COMPETITORS_PROTO, PROFILES_SERVICE, type ProfilesServiceMethods } from '@social/contracts';
-import { createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
+import { createProfilesClient, type ProfilesServiceMethods } from '@social/contracts';
+import type { GrpcClient } from '@social/grpc';
 import { setLogLevel } from '@social/logger';
 import { dropDatabases, signTestToken, testEnv, testSigner } from '@social/testkit';
 import { startSandbox, type Sandbox } from '../../network-sandbox/test/sandbox-harness';
@@ -9,7 +9,7 @@ import { loadCompetitorsConfig } from '../src/config';
 import { CompetitorsService } from '../src/competitors-service';
 import { COMPETITORS_RPC_CALLERS } from '../src/grpc';
 
-setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'warn');
+setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
 
 export interface Published {
   type: string;
@@ -73,8 +73,7 @@ export async function startHarness(plans: Record<string, { competitors: number }
     const issuer = COMPETITORS_RPC_CALLERS[method][0];
     let client = clients.get(issuer);
     if (!client) {
-      client = createGrpcClient<ProfilesServiceMethods>(serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE), `127.0.0.1:${service.grpcPort}`, {
-        audience: 'competitors',
+      client = createProfilesClient(`127.0.0.1:${service.grpcPort}`, {
         signer: testSigner(issuer),
         defaultDeadlineMs: 10000,
       });

@@ -1,18 +1,19 @@
 import { TokenSigner } from '@social/internal-auth';
 import Redis from 'ioredis';
-import { collectionRequested } from '@social/contracts';
-import { Broker, idempotent, MongoProcessedEventStore } from '@social/events';
+import { collectionRequested, domainEventsTopology } from '@social/contracts';
+import { Broker, BrokerEventEmitter, idempotent } from '@social/events';
 import { createServiceApp, listen, type RunningHttpServer } from '@social/http';
-import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
+import { closeMongo, connectMongo, isMongoReady, MongoProcessedEventStore, syncIndexes, type Connection } from '@social/mongo';
 import { createNetworkAdapter, type NetworkAdapter } from '@social/networks';
-import { grpcProfileDirectory, type ProfileDirectory } from './clients/profiles.client';
+import { grpcProfileDirectory } from './clients/profiles.client';
+import type { ProfileDirectory } from './domain/ports';
 import { insightsDbName, type InsightsConfig } from './config';
 import { COLLECTION_EVENTS, collectionConsumer } from './consumers/collection.consumer';
 import { DailyInsightsRepository } from './data/daily-insights.repository';
 import { PostInsightsRepository } from './data/post-insights.repository';
 import { TargetRepository } from './data/target.repository';
 import { CollectTarget } from './domain/collect-target.use-case';
-import { RedisLocks } from './domain/locks';
+import { RedisLocks } from './data/redis-locks';
 import { RefreshScheduler } from './domain/refresh-scheduler';
 import { collectorLog as log } from './logger';
 
@@ -70,13 +71,14 @@ export class CollectorService {
       url: cfg.amqpUrl,
       connectionName: CONSUMER,
       topology: {
-        exchanges: [{ name: cfg.jobsExchange, type: 'topic' }],
+        exchanges: [{ name: cfg.jobsExchange, type: 'topic' }, ...domainEventsTopology().exchanges],
         queues: [
           {
             name: cfg.jobsQueue,
             prefetch: cfg.jobsPrefetch,
             bindings: COLLECTION_EVENTS.map((e) => ({ exchange: cfg.jobsExchange, routingKey: e.type })),
           },
+          ...domainEventsTopology().queues,
         ],
       },
     });
@@ -84,7 +86,7 @@ export class CollectorService {
     await broker.consume(
       cfg.jobsQueue,
       COLLECTION_EVENTS,
-      idempotent(processed, collectionConsumer({ collect, targets, daily, posts, log })),
+      idempotent(processed, collectionConsumer({ collect, targets, daily, posts, log, events: new BrokerEventEmitter(broker) })),
     );
     const scheduler = new RefreshScheduler(
       targets,

@@ -1,8 +1,9 @@
 import { TokenSigner, verifierFor } from '@social/internal-auth';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
-import { grpcPublishedPosts, type PublishedPostsDirectory } from './clients/posts.client';
-import { grpcProfileDirectory, type ProfileDirectory } from './clients/profiles.client';
+import { grpcPublishedPosts } from './clients/posts.client';
+import { grpcProfileDirectory } from './clients/profiles.client';
+import type { ProfileDirectory, PublishedPostsDirectory } from './domain/ports';
 import { insightsDbName, type InsightsConfig } from './config';
 import { DailyInsightsRepository } from './data/daily-insights.repository';
 import { PostInsightsRepository } from './data/post-insights.repository';

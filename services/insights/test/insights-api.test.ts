@@ -1,6 +1,6 @@
-import { DailyInsightsRepository, type DayValues } from '../src/data/daily-insights.repository';
+import { DailyInsightsRepository } from '../src/data/daily-insights.repository';
 import { PostInsightsRepository } from '../src/data/post-insights.repository';
-import type { StoredPost } from '../src/data/post-bucket.model';
+import type { DayValues, StoredPost } from '../src/domain/ports';
 import { messages, startHarness, type Harness } from './support/harness';
 
 const WS = 'ws-insights-a';

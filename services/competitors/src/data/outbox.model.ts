@@ -16,6 +16,8 @@ export interface OutboxDoc {
   since: string | null;
   until: string | null;
   correlationId: string | null;
+  /** The recording request's trace context (W3C traceparent): the relay's publish continues its trace. */
+  traceparent?: string | null;
   attempts: number;
   /** Not before this time (backoff after a failure, or the lease of the relay that claimed it). */
   nextAttemptAt: Date;
@@ -34,6 +36,7 @@ const outboxSchema = new Schema<OutboxDoc>(
     since: { type: String, default: null },
     until: { type: String, default: null },
     correlationId: { type: String, default: null },
+    traceparent: { type: String, default: null },
     attempts: { type: Number, required: true },
     nextAttemptAt: { type: Date, required: true },
     createdAt: { type: Date, required: true },

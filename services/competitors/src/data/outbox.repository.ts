@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
+import { currentTraceparent } from '@social/events';
 import { getContext } from '@social/logger';
 import { outboxModel, type OutboxDoc } from './outbox.model';
 
@@ -23,6 +24,7 @@ export class OutboxRepository {
       until: null,
       ...event,
       correlationId: ctx.correlationId ?? ctx.requestId ?? null,
+      traceparent: currentTraceparent(),
       attempts: 0,
       nextAttemptAt: now,
       createdAt: now,

@@ -1,5 +1,5 @@
 import { collectionRequested, collectionTargetRemoved } from '@social/contracts';
-import { retryDelay, type Broker } from '@social/events';
+import { inStoredTrace, retryDelay, type Broker } from '@social/events';
 import { errorFields, runWithContext } from '@social/logger';
 import type { OutboxDoc } from '../data/outbox.model';
 import type { OutboxRepository } from '../data/outbox.repository';
@@ -88,7 +88,9 @@ export class OutboxRelay {
 
   private async relay(event: OutboxDoc): Promise<boolean> {
     if (!(await this.opts.outbox.claim(event, this.opts.leaseMs ?? 30_000))) return false;
-    return runWithContext({ correlationId: event.correlationId ?? event._id, workspaceId: event.workspaceId }, async () => {
+    const context = { correlationId: event.correlationId ?? event._id, workspaceId: event.workspaceId };
+    const attributes = { 'outbox.event.kind': event.kind, 'request.id': context.correlationId };
+    return runWithContext(context, () => inStoredTrace(event.traceparent, 'competitors outbox relay', attributes, async () => {
       const fields = { eventId: event._id, kind: event.kind, target: event.targetKind, targetId: event.targetId };
       try {
         const exists = await this.opts.targetExists(event.targetKind, event.targetId);
@@ -116,7 +118,7 @@ export class OutboxRelay {
       await this.opts.outbox.remove(event._id);
       log.info('event published', fields);
       return true;
-    });
+    }));
   }
 
   private async publish(event: OutboxDoc): Promise<void> {

@@ -1,5 +1,5 @@
-import { COMPETITORS_PROTO, PROFILES_SERVICE, type ProfilesServiceMethods } from '@social/contracts';
-import { GrpcServer, serviceDefinition, type ServiceHandlers } from '@social/grpc';
+import { profilesServiceDefinition, type ProfilesServiceMethods } from '@social/contracts';
+import { GrpcServer, type ServiceHandlers } from '@social/grpc';
 import type { TokenVerifier } from '@social/internal-auth';
 import type { CompetitorsDeps } from '../domain/competitors.use-cases';
 import type { ProfilesDeps } from '../domain/profiles.use-cases';
@@ -29,7 +29,7 @@ export function createGrpcServer(opts: { verifier: TokenVerifier; profiles: Prof
     ConnectSandboxProfiles: connectSandboxProfilesRpc(opts.profiles),
   };
   return new GrpcServer({ serviceName: 'competitors', verifier: opts.verifier }).addService(
-    serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE),
+    profilesServiceDefinition(),
     handlers,
     COMPETITORS_RPC_CALLERS,
   );

@@ -1,34 +1,17 @@
+import { createPostsClient, type FindPublishedByLabelsResponse } from '@social/contracts';
 import type { TokenSigner } from '@social/internal-auth';
-import { createGrpcClient, neighbourFailure, serviceDefinition, type GrpcClient } from '@social/grpc';
+import type { PublishedPostsDirectory } from '../domain/ports';
+import { neighbourFailure } from '@social/grpc';
 
-export interface PublishedPostMessage {
-  post_id: string;
-  profile_id: string;
-  network_post_id: string;
-  label_ids: string[];
-}
-export type PostsMethods = {
-  FindPublishedByLabels: [{ label_ids: string[]; profile_id: string }, { items: PublishedPostMessage[] }];
-};
-
-/** Posts published through us, as far as the label filter of post insights needs them. */
-export interface PublishedPostsDirectory {
-  /** Network post ids of the profile's posts that carry any of the labels. */
-  networkPostIdsWithLabels(workspaceId: string, profileId: string, labelIds: string[]): Promise<Set<string>>;
-  close(): void;
-}
-
-const postsDefinition = () => serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService');
 
 export function grpcPublishedPosts(address: string, opts: { signer: TokenSigner; deadlineMs: number }): PublishedPostsDirectory {
-  const client: GrpcClient<PostsMethods> = createGrpcClient<PostsMethods>(postsDefinition(), address, {
-    audience: 'posts',
+  const client = createPostsClient(address, {
     signer: opts.signer,
     defaultDeadlineMs: opts.deadlineMs,
   });
   return {
     async networkPostIdsWithLabels(workspaceId, profileId, labelIds) {
-      let res: { items: PublishedPostMessage[] };
+      let res: FindPublishedByLabelsResponse;
       try {
         res = await client.call('FindPublishedByLabels', { label_ids: labelIds, profile_id: profileId }, { workspaceId });
       } catch (err) {

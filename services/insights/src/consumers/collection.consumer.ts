@@ -1,8 +1,8 @@
-import { collectionRequested, collectionTargetRemoved, type CollectionRequested, type TargetRemoved } from '@social/contracts';
-import { PermanentError, type EventEnvelope } from '@social/events';
+import { collectionRequested, collectionTargetRemoved, competitorCollectedEvent, type CollectionRequested, type TargetRemoved } from '@social/contracts';
+import { noEvents, PermanentError, type EventEmitter, type EventEnvelope } from '@social/events';
 import type { Logger } from '@social/logger';
 import type { DailyInsightsRepository } from '../data/daily-insights.repository';
-import { targetKey } from '../data/keys';
+import { targetKey } from '../domain/ports';
 import type { PostInsightsRepository } from '../data/post-insights.repository';
 import type { TargetRepository } from '../data/target.repository';
 import type { CollectTarget } from '../domain/collect-target.use-case';
@@ -16,6 +16,8 @@ export interface CollectionConsumerDeps {
   daily: DailyInsightsRepository;
   posts: PostInsightsRepository;
   log: Logger;
+  /** competitor.collected for webhooks, after the data is stored; never fails the job. */
+  events?: EventEmitter;
 }
 
 /** One queue, two messages: collect a target's range, or forget a target and its data. */
@@ -58,6 +60,10 @@ export function collectionConsumer(deps: CollectionConsumerDeps) {
       since,
       until,
     });
+    if (outcome.status === 'collected' && target.kind === 'competitor') {
+      const payload = { competitorId: target.id, net: target.net, since: job.since, until: job.until, reason: job.reason, collectedAt: new Date().toISOString() };
+      (deps.events ?? noEvents).emit(competitorCollectedEvent, payload, ws);
+    }
     if (outcome.status === 'skipped') deps.log.info('collection skipped', { target: targetKey(target.kind, target.id), reason: job.reason, why: outcome.why });
   };
 }

@@ -1,13 +1,8 @@
 import type { Connection, mongoose } from '@social/mongo';
 import { bulkReplace, DEFAULT_BUCKET_SHARDS, shardOf } from './bucket-shards';
 import { monthsBetween, parseDay } from '../domain/dates';
+import type { DailyInsightsStore, DayValues } from '../domain/ports';
 import { dailyBucketModel, type DailyBucketDoc } from './daily-bucket.model';
-
-export interface DayValues {
-  /** YYYY-MM-DD */
-  date: string;
-  values: Record<string, number>;
-}
 
 export interface DailyMonth {
   target: string;
@@ -25,7 +20,7 @@ function encodeDays(days: DayValues[], metrics: string[]): Record<string, (numbe
 }
 
 /** Daily metrics in month buckets (see daily-bucket.model.ts). */
-export class DailyInsightsRepository {
+export class DailyInsightsRepository implements DailyInsightsStore {
   constructor(
     private readonly conn: Connection,
     private readonly shards = DEFAULT_BUCKET_SHARDS,

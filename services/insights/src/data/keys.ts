@@ -1,8 +1,3 @@
-export type TargetKind = 'profile' | 'competitor';
-
-/** One collected profile or competitor: `profile:<profileId>` or `competitor:<competitorId>`. */
-export const targetKey = (kind: TargetKind, id: string): string => `${kind}:${id}`;
-
 /**
  * Network post ids become object keys of a bucket; FerretDB and MongoDB refuse keys with dots or
  * a leading `$`, so those characters (and the escape character) are percent-encoded.

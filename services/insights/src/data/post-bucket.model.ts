@@ -1,18 +1,6 @@
 import { mongoose, type Connection } from '@social/mongo';
 import { shardSuffix } from './bucket-shards';
 
-export interface StoredPost {
-  id: string;
-  type: string;
-  format: string;
-  caption: string;
-  url: string;
-  picture: string | null;
-  publishedAt: string;
-  /** Metric code → value, as last collected. */
-  v: Record<string, number>;
-}
-
 /**
  * The posts one target published in one calendar month, with their metrics: `_id`
  * `<kind>:<id>:<yyyy-mm>`, posts keyed by their (escaped) network id so re-collecting a post

@@ -2,7 +2,8 @@ import type { Connection, mongoose } from '@social/mongo';
 import { DAY_MS, monthsBetween } from '../domain/dates';
 import { bulkReplace, DEFAULT_BUCKET_SHARDS, shardOf } from './bucket-shards';
 import { postKey } from './keys';
-import { postBucketModel, type PostBucketDoc, type StoredPost } from './post-bucket.model';
+import type { PostInsightsStore, StoredPost } from '../domain/ports';
+import { postBucketModel, type PostBucketDoc } from './post-bucket.model';
 
 export interface PostMonth {
   target: string;
@@ -13,7 +14,7 @@ export interface PostMonth {
 const bucketId = (target: string, month: string) => `${target}:${month}`;
 
 /** Post metrics in month buckets by publish month (see post-bucket.model.ts). */
-export class PostInsightsRepository {
+export class PostInsightsRepository implements PostInsightsStore {
   constructor(
     private readonly conn: Connection,
     private readonly shards = DEFAULT_BUCKET_SHARDS,

@@ -1,18 +1,8 @@
 import { mongoose, type Connection } from '@social/mongo';
-import type { TargetKind } from './keys';
+import type { StoredTarget } from '../domain/ports';
 
 /** A profile or competitor insights collects, learned from the collection jobs it saw. */
-export interface TargetDoc {
-  _id: string;
-  ws: string;
-  kind: TargetKind;
-  targetId: string;
-  net: string;
-  accountId: string;
-  createdAt: Date;
-  lastCollectedAt: Date | null;
-  lastError: string | null;
-}
+export type TargetDoc = StoredTarget;
 
 const schema = new mongoose.Schema<TargetDoc>(
   {

@@ -1,5 +1,5 @@
 import type { Connection, mongoose } from '@social/mongo';
-import { targetKey, type TargetKind } from './keys';
+import { targetKey, type TargetKind, type TargetStore } from '../domain/ports';
 import { targetModel, type TargetDoc } from './target.model';
 
 export interface TargetInput {
@@ -10,7 +10,7 @@ export interface TargetInput {
 }
 
 /** The registry of targets the periodic refresh walks through. */
-export class TargetRepository {
+export class TargetRepository implements TargetStore {
   private readonly model: mongoose.Model<TargetDoc>;
 
   constructor(conn: Connection) {

@@ -2,14 +2,8 @@ import { AppError } from '@social/errors';
 import { markPermanent, PermanentError } from '@social/events';
 import { errorFields, type Logger } from '@social/logger';
 import { getNetwork, isNetworkCode, isNetworkError, type NetworkAdapter, type NetworkCode } from '@social/networks';
-import type { ProfileDirectory } from '../clients/profiles.client';
-import type { DailyInsightsRepository } from '../data/daily-insights.repository';
-import { targetKey, type TargetKind } from '../data/keys';
-import type { PostInsightsRepository } from '../data/post-insights.repository';
-import type { StoredPost } from '../data/post-bucket.model';
-import type { TargetRepository } from '../data/target.repository';
 import { dayToIso, monthChunks, todayDay } from './dates';
-import type { Locks } from './locks';
+import { targetKey, type DailyInsightsStore, type Locks, type PostInsightsStore, type ProfileDirectory, type StoredPost, type TargetKind, type TargetStore } from './ports';
 import { requestableMetrics } from './metric-selection';
 import { withNetworkRetries, type RetryPolicy } from './network-retry';
 
@@ -46,9 +40,9 @@ export class CollectTarget {
   constructor(
     private readonly adapter: NetworkAdapter,
     private readonly profiles: ProfileDirectory,
-    private readonly daily: DailyInsightsRepository,
-    private readonly posts: PostInsightsRepository,
-    private readonly targets: TargetRepository,
+    private readonly daily: DailyInsightsStore,
+    private readonly posts: PostInsightsStore,
+    private readonly targets: TargetStore,
     private readonly locks: Locks,
     private readonly opts: CollectOptions,
     private readonly log: Logger,

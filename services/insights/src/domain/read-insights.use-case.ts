@@ -9,11 +9,7 @@ import {
   type NetworkCode,
   type NetworkInfo,
 } from '@social/networks';
-import type { ProfileDirectory } from '../clients/profiles.client';
-import type { PublishedPostsDirectory } from '../clients/posts.client';
-import type { DailyInsightsRepository } from '../data/daily-insights.repository';
-import { targetKey, type TargetKind } from '../data/keys';
-import type { PostInsightsRepository } from '../data/post-insights.repository';
+import { targetKey, type DailyInsightsStore, type PostInsightsStore, type ProfileDirectory, type PublishedPostsDirectory, type TargetKind } from './ports';
 import { DAY_MS } from './dates';
 import { competitorNotFound, insightsNotSupported, profileNotFound } from './insights.errors';
 import { parseInsightsQuery } from './insights-query';
@@ -76,8 +72,8 @@ export class ReadInsights {
   constructor(
     private readonly profiles: ProfileDirectory,
     private readonly published: PublishedPostsDirectory,
-    private readonly daily: DailyInsightsRepository,
-    private readonly posts: PostInsightsRepository,
+    private readonly daily: DailyInsightsStore,
+    private readonly posts: PostInsightsStore,
     private readonly now: () => number = Date.now,
   ) {}
 

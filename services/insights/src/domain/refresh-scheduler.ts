@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
 import { errorFields, type Logger } from '@social/logger';
-import type { TargetRepository } from '../data/target.repository';
-import type { TargetDoc } from '../data/target.model';
 import { dayToIso, todayDay } from './dates';
-import type { Locks } from './locks';
+import type { Locks, StoredTarget, TargetStore } from './ports';
 
 export interface RefreshJob {
-  target: TargetDoc;
+  target: StoredTarget;
   since: string;
   until: string;
   /** The same for every replica in one period, so a job enqueued twice is processed once. */
@@ -34,7 +32,7 @@ export class RefreshScheduler {
   private running: Promise<unknown> | undefined;
 
   constructor(
-    private readonly targets: TargetRepository,
+    private readonly targets: TargetStore,
     private readonly locks: Locks,
     private readonly enqueue: (job: RefreshJob) => Promise<void>,
     private readonly opts: RefreshSchedulerOptions,

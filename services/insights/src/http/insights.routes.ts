@@ -1,9 +1,9 @@
 import { Router, type Request } from 'express';
 import { asyncHandler, workspaceOf } from '@social/http';
-import type { TargetKind } from '../data/keys';
+import type { TargetKind } from '../domain/ports';
 import type { ReadInsights } from '../domain/read-insights.use-case';
 
-/** `/profile/{profileId}/insights*` and `/competitor/{competitorId}/insights*` (ARCHITECTURE.md). */
+/** `/profile/{profileId}/insights*` and `/competitor/{competitorId}/insights*` (docs/decisions/0007-insights-paths.md). */
 export function insightsRouter(read: ReadInsights): Router {
   const router = Router();
   const query = (req: Request) => req.query as Record<string, unknown>;

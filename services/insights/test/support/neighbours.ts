@@ -1,14 +1,7 @@
 import { AppError, ErrorCodes } from '@social/errors';
-import { GrpcServer, serviceDefinition, type CallContext } from '@social/grpc';
+import { GrpcServer, type CallContext } from '@social/grpc';
 import { everyMethod, testVerifier } from '@social/testkit';
-import type { ProfilesServiceMethods } from '@social/contracts';
-
-/** The posts RPCs this stand-in answers (the others answer UNIMPLEMENTED). */
-type PostsTestMethods = {
-  FindPublishedByLabels: [{ label_ids: string[]; profile_id: string }, { items: { post_id: string; profile_id: string; network_post_id: string; label_ids: string[] }[] }];
-  GetPostForPublishing: [unknown, unknown];
-  CountMediaUsage: [unknown, unknown];
-};
+import { postsServiceDefinition, profilesServiceDefinition, type PostsServiceMethods, type ProfilesServiceMethods } from '@social/contracts';
 
 // Test doubles of the neighbours being built in parallel: real gRPC servers on free ports that
 // implement the competitors.v1 and posts.v1 contracts over in-memory data, so insights' real
@@ -52,7 +45,7 @@ export class FakeCompetitors {
       if (this.down) throw new AppError(ErrorCodes.SERVICE_UNAVAILABLE, 503, 'down for the test');
     };
     this.server = new GrpcServer({ serviceName: 'competitors', verifier: testVerifier('competitors') });
-    this.server.addService<ProfilesServiceMethods>(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), {
+    this.server.addService<ProfilesServiceMethods>(profilesServiceDefinition(), {
       GetProfiles: async (req: { ids: string[] }, ctx: CallContext) => {
         check();
         const ws = this.profiles.get(ctx.workspaceId);
@@ -75,7 +68,7 @@ export class FakeCompetitors {
       },
       ConnectProfile: unimplemented,
       ConnectSandboxProfiles: unimplemented,
-    }, everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['insights']));
+    }, everyMethod(profilesServiceDefinition(), ['insights']));
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', 0)}`;
   }
 
@@ -103,7 +96,7 @@ export class FakePosts {
 
   async start(): Promise<void> {
     this.server = new GrpcServer({ serviceName: 'posts', verifier: testVerifier('posts') });
-    this.server.addService<PostsTestMethods>(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
+    this.server.addService<PostsServiceMethods>(postsServiceDefinition(), {
       FindPublishedByLabels: async (req: { label_ids: string[]; profile_id: string }, ctx: CallContext) => {
         this.calls += 1;
         const items = (this.published.get(ctx.workspaceId) ?? []).filter(
@@ -115,7 +108,7 @@ export class FakePosts {
       },
       GetPostForPublishing: unimplemented,
       CountMediaUsage: unimplemented,
-    }, everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['insights']));
+    }, everyMethod(postsServiceDefinition(), ['insights']));
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', 0)}`;
   }
 

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-
-/** Short-lived locks shared by every collector replica. */
-export interface Locks {
-  /** A token when the lock was free (and is now held for ttlMs), null when someone else holds it. */
-  tryAcquire(name: string, ttlMs: number): Promise<string | null>;
-  /** Releases only if still held with this token (it may have expired and moved on). */
-  release(name: string, token: string): Promise<void>;
-}
+import type { Locks } from '../domain/ports';
 
 // Compare-and-delete in one step, so a replica whose lock expired never frees another's.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;

@@ -1,0 +1,30 @@
+import { mongoose, type Connection } from '@social/mongo';
+
+export interface EndpointDoc {
+  _id: string;
+  workspaceId: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  /** `whsec_<base64>`; kept because every delivery is signed with it. */
+  secret: string;
+  createdAt: Date;
+}
+
+const schema = new mongoose.Schema<EndpointDoc>(
+  {
+    _id: { type: String, required: true },
+    workspaceId: { type: String, required: true },
+    url: { type: String, required: true },
+    eventTypes: { type: [String], required: true },
+    description: { type: String, default: null },
+    secret: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'webhook_endpoints' },
+);
+// Fan-out reads a workspace's endpoints by equality (pushed down by FerretDB).
+schema.index({ workspaceId: 1, _id: 1 });
+
+export const endpointModel = (conn: Connection) =>
+  (conn.models['WebhookEndpoint'] as mongoose.Model<EndpointDoc> | undefined) ?? conn.model<EndpointDoc>('WebhookEndpoint', schema);

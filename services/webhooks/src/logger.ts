@@ -1,0 +1,4 @@
+import { createLogger, type Logger } from '@social/logger';
+
+export const log: Logger = createLogger('webhooks');
+export const deliveryLog: Logger = createLogger('webhooks:delivery');
