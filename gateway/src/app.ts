@@ -13,10 +13,13 @@ import {
 } from '@social/http';
 import type { TokenSigner } from '@social/internal-auth';
 import { setContext } from '@social/logger';
-import { loadOpenApi, renderHtml } from '@social/openapi';
+import { loadOpenApi } from '@social/openapi';
 import type { Authenticator, Principal } from './auth/authenticator';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit/rate-limiter';
 import { bodyLimitFor, routeLabelFor, upstreamFor, type UpstreamName } from './proxy/routes';
+import { idempotency } from './idempotency/idempotency';
+import { docsRouter } from './docs/docs-page';
+import type { IdempotencyStore } from './idempotency/idempotency-store';
 
 export interface GatewayAppDeps {
   authenticator: Authenticator;
@@ -27,6 +30,8 @@ export interface GatewayAppDeps {
   /** The gateway's private key: services accept only tokens it signed. */
   signer: TokenSigner;
   bodyLimitBytes: number;
+  /** Keeps the responses of requests sent with an Idempotency-Key; undefined turns the check off. */
+  idempotency?: IdempotencyStore;
   readiness: ReadinessCheck[];
   isDraining: () => boolean;
 }
@@ -78,15 +83,13 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
 
   // The contract, public like any API reference (no key needed to read how to use the key).
   const openApi = loadOpenApi();
-  const docsPage = renderHtml(openApi);
   app.get('/v2/openapi.json', (_req, res) => {
     res.json(openApi);
   });
-  app.get('/v2/docs', (_req, res) => {
-    res.type('html').send(docsPage);
-  });
+  app.use(docsRouter('/v2'));
 
   app.use('/v2', authenticate(deps.authenticator), rateLimit(deps.rateLimiter, deps.limitFor), route, checkBody(deps.bodyLimitBytes));
+  if (deps.idempotency) app.use('/v2', idempotency(deps.idempotency, (path) => bodyLimitFor(path, deps.bodyLimitBytes)));
   app.use('/v2', (req: Request, res: Response, next: NextFunction) => {
     const upstream = req.upstream!;
     const principal = req.principal!;

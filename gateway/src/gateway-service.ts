@@ -11,6 +11,7 @@ import { Authenticator } from './auth/authenticator';
 import { KeyCache } from './auth/key-cache';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { proxyTo } from './proxy/proxy';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 import type { UpstreamName } from './proxy/routes';
 import { createGatewayApp } from './app';
 
@@ -46,6 +47,7 @@ export class GatewayService {
       media: proxyTo('media', cfg.mediaUrl, cfg.proxyTimeoutMs),
       competitors: proxyTo('competitors', cfg.competitorsUrl, cfg.proxyTimeoutMs),
       insights: proxyTo('insights', cfg.insightsUrl, cfg.proxyTimeoutMs),
+      webhooks: proxyTo('webhooks', cfg.webhooksUrl, cfg.proxyTimeoutMs),
     };
     let service: GatewayService | undefined;
     const app = createGatewayApp({
@@ -55,6 +57,11 @@ export class GatewayService {
       proxies,
       signer,
       bodyLimitBytes: cfg.bodyLimitBytes,
+      idempotency: new IdempotencyStore(redis, {
+        retentionMs: cfg.idempotencyRetentionSeconds * 1000,
+        // A marker outlives the longest request, so a crashed gateway cannot hold a key for a day.
+        pendingMs: cfg.proxyTimeoutMs + 10_000,
+      }),
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'redis', check: () => redis.status === 'ready' },

@@ -1,7 +1,7 @@
 import { loadConfig, type VarSpec } from '@social/config';
-import { COMPETITORS_PROTO, PROFILES_SERVICE, type ProfileMessage, type ProfilesServiceMethods } from '@social/contracts';
+import { createProfilesClient, PROFILES_SERVICE, type ProfileMessage, type ProfilesServiceMethods } from '@social/contracts';
 import type { TokenSigner } from '@social/internal-auth';
-import { checkHealth, createGrpcClient, serviceDefinition, type GrpcClient } from '@social/grpc';
+import { checkHealth, type GrpcClient } from '@social/grpc';
 import type { CommandDeps, ConnectedProfile } from './commands';
 
 export const adminSpec = {
@@ -26,8 +26,7 @@ export function competitorsCommands(env: NodeJS.ProcessEnv, signer: TokenSigner)
   const { competitorsGrpcUrl } = loadConfig(adminSpec, env);
   let client: GrpcClient<ProfilesServiceMethods> | undefined;
   const grpc = () =>
-    (client ??= createGrpcClient<ProfilesServiceMethods>(serviceDefinition(COMPETITORS_PROTO, PROFILES_SERVICE), competitorsGrpcUrl, {
-      audience: 'competitors',
+    (client ??= createProfilesClient(competitorsGrpcUrl, {
       signer,
       // Connecting asks the network for a token and checks it, for up to nine networks.
       defaultDeadlineMs: 60_000,

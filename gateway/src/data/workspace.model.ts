@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 
 export interface WorkspaceDoc {
   _id: string;
@@ -40,8 +40,8 @@ const apiKeySchema = new Schema<ApiKeyDoc>(
 
 export function gatewayModels(conn: Connection) {
   return {
-    Workspace: conn.models['Workspace'] ?? conn.model<WorkspaceDoc>('Workspace', workspaceSchema),
-    ApiKey: conn.models['ApiKey'] ?? conn.model<ApiKeyDoc>('ApiKey', apiKeySchema),
+    Workspace: (conn.models['Workspace'] as Model<WorkspaceDoc> | undefined) ?? conn.model<WorkspaceDoc>('Workspace', workspaceSchema),
+    ApiKey: (conn.models['ApiKey'] as Model<ApiKeyDoc> | undefined) ?? conn.model<ApiKeyDoc>('ApiKey', apiKeySchema),
   };
 }
 

@@ -18,6 +18,11 @@ export function proxyTo(name: string, target: string, proxyTimeoutMs: number): R
     xfwd: true,
     proxyTimeout: proxyTimeoutMs,
     on: {
+      // A body the gateway already read (to check an Idempotency-Key) is forwarded as the same bytes.
+      proxyReq: (proxyReq, req) => {
+        const raw = (req as Request).rawBody;
+        if (raw && raw.length > 0) proxyReq.write(raw);
+      },
       error: (err, req, res) => {
         const code = (err as NodeJS.ErrnoException).code;
         log.warn('upstream unavailable', { upstream: name, code, ...errorFields(err) });

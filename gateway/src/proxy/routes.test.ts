@@ -15,11 +15,13 @@ describe('gateway routes', () => {
     ['/v2/competitors', 'competitors'],
     ['/v2/profiles', 'competitors'],
     ['/v2/search/profiles', 'competitors'],
+    ['/v2/webhooks', 'webhooks'],
+    ['/v2/webhooks/we_1/deliveries/msg_1/replay', 'webhooks'],
   ])('routes %s to %s', (path, upstream) => {
     expect(upstreamFor(path)).toBe(upstream);
   });
 
-  it.each(['/v2/labelsx', '/v2/nothing', '/labels', '/v2/', '/v2/profile/p1'])('has no upstream for %s', (path) => {
+  it.each(['/v2/webhooksx', '/v2/labelsx', '/v2/nothing', '/labels', '/v2/', '/v2/profile/p1'])('has no upstream for %s', (path) => {
     expect(upstreamFor(path)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-export type UpstreamName = 'posts' | 'media' | 'competitors' | 'insights';
+export type UpstreamName = 'posts' | 'media' | 'competitors' | 'insights' | 'webhooks';
 
 const KB = 1024;
 
@@ -16,6 +16,8 @@ export const ROUTES: readonly { pattern: RegExp; upstream: UpstreamName; bodyLim
   { pattern: /^\/v2\/profile\/[^/]+\/insights(\/|$)/, upstream: 'insights', bodyLimitBytes: 4 * KB },
   { pattern: /^\/v2\/competitor\/[^/]+\/insights(\/|$)/, upstream: 'insights', bodyLimitBytes: 4 * KB },
   { pattern: /^\/v2\/(profiles|competitors|competitor|search)(\/|$)/, upstream: 'competitors', bodyLimitBytes: 16 * KB },
+  // An endpoint is a URL, a few event types and a description.
+  { pattern: /^\/v2\/webhooks(\/|$)/, upstream: 'webhooks', bodyLimitBytes: 16 * KB },
 ];
 
 export function upstreamFor(path: string): UpstreamName | undefined {
