@@ -11,6 +11,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { table, fmt } from './lib/load.mjs';
@@ -49,6 +50,8 @@ async function startServer(name, bin) {
       `--listen-addr=127.0.0.1:${port}`,
       `--debug-addr=127.0.0.1:${debugPort}`,
       '--telemetry=disable',
+      // FerretDB writes state.json into this directory (the working directory by default).
+      `--state-dir=${os.tmpdir()}`,
       '--log-level=error',
       '--handler=pg',
       `--postgresql-url=${PG}/${db}?pool_max_conns=100&sslmode=disable`,

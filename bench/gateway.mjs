@@ -1,5 +1,7 @@
 // `pnpm bench gateway`: GET /labels/ through the gateway vs directly against the posts service,
-// side by side in one run (interleaved rounds, so machine noise hits both alike).
+// and POST /labels through the gateway with and without an Idempotency-Key, side by side in one run
+// (interleaved rounds, so machine noise hits both alike). BENCH_PART=get or =idempotency runs one part.
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { load, table, fmt } from './lib/load.mjs';
 
@@ -9,6 +11,7 @@ const { TestSystem, signTestToken } = require('../packages/testkit/dist');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const PART = process.env.BENCH_PART ?? 'all';
 
 const PLANS = JSON.stringify({ free: { competitors: 5 }, bench: { competitors: 5, requestsPerWindow: 100000000 } });
 console.error('starting posts and gateway...');
@@ -23,6 +26,13 @@ try {
       body: JSON.stringify({ name: `label ${i}` }),
     });
   }
+  if (PART !== 'get') await idempotencyBench(apiHeaders);
+  if (PART !== 'idempotency') await getBench(creds, apiHeaders);
+} finally {
+  await system.destroy();
+}
+
+async function getBench(creds, apiHeaders) {
   const internal = () => ({
     authorization: `Bearer ${signTestToken('gateway', 'posts', creds.workspaceId, { payload: { exp: Math.floor(Date.now() / 1000) + 600 } })}`,
   });
@@ -74,6 +84,38 @@ try {
     `\ngateway adds ${fmt(added, 3)} ms at p50 with 1 connection (goal < 1 ms: ${added < 1 ? 'met' : 'not met'}); ` +
       `keeps ${fmt(kept, 0)}% of direct throughput at ${CONNECTIONS} connections (goal >= 60%: ${kept >= 60 ? 'met' : 'not met'})`,
   );
-} finally {
-  await system.destroy();
+}
+
+/** The cost of the idempotency check: the same POST with a fresh Idempotency-Key each time, or none. */
+async function idempotencyBench(apiHeaders) {
+  const body = JSON.stringify({ name: 'bench label' });
+  const base = { ...apiHeaders, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  const targets = {
+    off: { url: `${system.gatewayUrl}/v2/labels`, method: 'POST', body, headers: base },
+    on: { url: `${system.gatewayUrl}/v2/labels`, method: 'POST', body, headers: () => ({ ...base, 'Idempotency-Key': randomUUID() }) },
+  };
+  console.error('warming up (POST)...');
+  for (const t of Object.values(targets)) await load({ ...t, connections: 1, seconds: 2 });
+  const results = { off: [], on: [] };
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [name, t] of Object.entries(targets)) {
+      console.error(`round ${round}/${ROUNDS}: POST idempotency ${name}, 1 connection, ${SECONDS} s`);
+      results[name].push(await load({ ...t, connections: 1, seconds: SECONDS }));
+    }
+  }
+  const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
+  const s = Object.fromEntries(Object.entries(results).map(([k, list]) => [k, { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99'), statuses: Object.assign({}, ...list.map((r) => r.statuses)) }]));
+  const rows = ['off', 'on'].map((name) => ({
+    'idempotency check': name === 'on' ? 'on (fresh Idempotency-Key)' : 'off (no header)',
+    'req/s': fmt(s[name].rps, 0),
+    'p50 ms': fmt(s[name].p50, 3),
+    'p99 ms': fmt(s[name].p99, 3),
+    'p50 ratio': fmt(s[name].p50 / s.off.p50, 2),
+    'p99 ratio': fmt(s[name].p99 / s.off.p99, 2),
+    statuses: JSON.stringify(s[name].statuses),
+  }));
+  console.log(`\nPOST /v2/labels through the gateway, 1 connection, ${ROUNDS} interleaved rounds of ${SECONDS} s\n`);
+  console.log(table(rows, ['idempotency check', 'req/s', 'p50 ms', 'p99 ms', 'p50 ratio', 'p99 ratio', 'statuses']));
+  const added = s.on.p50 - s.off.p50;
+  console.log(`\nthe idempotency check adds ${fmt(added, 3)} ms at p50 (goal <= 0.5 ms: ${added <= 0.5 ? 'met' : 'not met'})`);
 }

@@ -1,11 +1,17 @@
 // pnpm bench media (or node bench/media.mjs): the media service and its worker as built processes
-// behind the gateway. Measures a 100 MB signed upload, a 100 MB import from a local HTTPS server and
-// a 100 MB signed download: MB/s, and the RSS of the gateway, the media service and the media worker
-// (idle baseline after a warm-up with small files, peak during each flow, growth = peak − baseline),
-// then image generation latency. Run `pnpm build` first.
+// behind the gateway, on each file store (BENCH_MEDIA_STORES, default "fs,s3": a data directory, and
+// the S3-compatible versitygw of scripts/infra.sh). Measures a 200 MB signed upload, the time from
+// confirmation to SUCCESS, a 200 MB import from a local HTTPS server and a 200 MB signed download,
+// each in MB/s beside a bare Node server that streams the same bytes to disk (or from disk) on this
+// machine; and the RSS of the gateway, the media service and the media worker (idle baseline after a
+// warm-up with small files, peak during each flow, growth = peak − baseline), then image generation
+// latency. Run `pnpm build` first.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
+import { pipeline } from 'node:stream/promises';
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -17,7 +23,8 @@ const { TestSystem, PeakRss, idleRss } = require(path.join(root, 'packages/testk
 const selfsigned = require('selfsigned');
 
 const MB = 1024 * 1024;
-const SIZE = Number(process.env.BENCH_MEDIA_MB ?? 100) * MB;
+const SIZE = Number(process.env.BENCH_MEDIA_MB ?? 200) * MB;
+const STORES = (process.env.BENCH_MEDIA_STORES ?? 'fs,s3').split(',').filter(Boolean);
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 30);
 const PROCESSES = ['gateway', 'media', 'media-worker'];
 
@@ -60,15 +67,92 @@ async function main() {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const fileUrl = (name) => `https://127.0.0.1:${server.address().port}/${name}`;
 
-  // The benchmark's own HTTPS server is on loopback: exactly that address is exempt from the import rules.
-  let system;
   try {
-    system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: 'warn' }, ['media', 'media-worker', 'gateway']);
-  } catch (err) {
+    const bare = await bareRun(big, fileUrl('big.mp4'), pems.cert);
+    const results = [];
+    for (const store of STORES) {
+      try {
+        results.push({ store, ...(await systemRun(store, { small, big, fileUrl, caFile, generations: results.length === 0 })) });
+      } catch (err) {
+        console.error(`store ${store} failed: ${err.message}`);
+      }
+    }
+    report(bare, results);
+  } finally {
     server.close();
     fs.rmSync(caFile, { force: true });
-    throw err;
   }
+}
+
+/** The same transfers against a bare Node HTTP server that streams to and from a file on disk. */
+async function bareRun(big, importUrl, ca) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-'));
+  const file = path.join(dir, 'f');
+  const server = http.createServer(async (req, res) => {
+    if (req.method === 'PUT') {
+      await pipeline(req, fs.createWriteStream(file));
+      res.writeHead(201).end();
+    } else {
+      res.writeHead(200, { 'content-length': fs.statSync(file).size });
+      await pipeline(fs.createReadStream(file, { highWaterMark: MB }), res);
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}/f`;
+  try {
+    let t0 = performance.now();
+    const put = await fetch(url, { method: 'PUT', body: new Blob([big]) });
+    if (put.status !== 201) throw new Error(`bare PUT answered ${put.status}`);
+    const uploadMs = performance.now() - t0;
+    t0 = performance.now();
+    const res = await fetch(url);
+    let bytes = 0;
+    for await (const chunk of res.body) bytes += chunk.length;
+    if (bytes !== big.length) throw new Error(`bare GET gave ${bytes} bytes`);
+    const downloadMs = performance.now() - t0;
+    // An import without anything around it: the HTTPS body streamed to a file.
+    t0 = performance.now();
+    await new Promise((resolve, reject) => {
+      https.get(importUrl, { ca }, (r) => pipeline(r, fs.createWriteStream(path.join(dir, 'i'))).then(resolve, reject)).on('error', reject);
+    });
+    const importMs = performance.now() - t0;
+    return { uploadMs, downloadMs, importMs };
+  } finally {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The local S3-compatible store's settings (infra.sh), with a bucket of this run. */
+async function s3Env() {
+  const credFile = execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 's3-credentials']).toString().trim();
+  const creds = Object.fromEntries(fs.readFileSync(credFile, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=', 2)));
+  const { S3Client, CreateBucketCommand } = require('@aws-sdk/client-s3');
+  const endpoint = process.env.S3_ENDPOINT ?? 'http://127.0.0.1:7070';
+  const bucket = `bench-${randomBytes(4).toString('hex')}`;
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: creds.S3_ACCESS_KEY_ID, secretAccessKey: creds.S3_SECRET_ACCESS_KEY } });
+  await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  return { env: { MEDIA_STORE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, ...creds }, cleanup: () => emptyBucket(client, bucket) };
+}
+
+async function emptyBucket(client, bucket) {
+  const { ListObjectsV2Command, DeleteObjectsCommand, DeleteBucketCommand } = require('@aws-sdk/client-s3');
+  const page = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+  const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key }));
+  if (keys.length) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys } }));
+  await client.send(new DeleteBucketCommand({ Bucket: bucket }));
+  client.destroy();
+}
+
+async function systemRun(store, { small, big, fileUrl, caFile, generations }) {
+  const storeEnv = store === 's3' ? await s3Env() : { env: { MEDIA_STORE: 'fs' }, cleanup: async () => undefined };
+  // The benchmark's own HTTPS server is on loopback: exactly that address is exempt from the import rules.
+  // A RabbitMQ vhost of its own: the queue names are fixed, and another system on this broker
+  // (`pnpm start`, another bench) would otherwise take this run's processing jobs.
+  const vhost = `bench-media-${process.pid}-${store}`;
+  const ctl = (...args) => execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore', timeout: 60000 });
+  const amqp = process.env.AMQP_URL ? {} : (ctl('add_vhost', vhost), ctl('set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'), { AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}` });
+  const system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: 'warn', ...amqp, ...storeEnv.env }, ['media', 'media-worker', 'gateway']);
   const gw = system.gatewayUrl;
   const pids = Object.fromEntries(PROCESSES.map((name) => [name, system.pid(name)]));
   const c = await system.admin(['workspace', 'create', '--name', 'bench', '--json']);
@@ -88,13 +172,15 @@ async function main() {
   const upload = async (file) => {
     const { id, uploadUrl } = await (await api('POST', '/media', { name: 'v.mp4', destinationType: 'POST_MEDIA' })).json();
     const t0 = performance.now();
-    const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: file });
-    if (put.status !== 201) throw new Error(`upload answered ${put.status}: ${await put.text()}`);
+    // A Blob: fetch follows the store's 307 (s3) with the same body.
+    const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: new Blob([file]) });
+    if (put.status !== 201 && put.status !== 200) throw new Error(`upload answered ${put.status}: ${await put.text()}`);
     const putMs = performance.now() - t0;
+    const t1 = performance.now();
     await api('PATCH', `/media/${id}`);
     const media = await settle(id);
     if (media.status !== 'SUCCESS') throw new Error(`upload ended ${media.status}: ${media.errorReason}`);
-    return { media, putMs, totalMs: performance.now() - t0 };
+    return { media, putMs, confirmMs: performance.now() - t1, totalMs: performance.now() - t0 };
   };
   const importUrl = async (url) => {
     const t0 = performance.now();
@@ -121,7 +207,6 @@ async function main() {
       throw err;
     }
   };
-
   try {
     // Warm-up with small files, so the baseline includes loaded modules, pools and JIT-compiled code.
     const warm = await upload(small);
@@ -129,41 +214,55 @@ async function main() {
     await download(warm.media.path).catch(() => undefined);
     await sleep(3000);
     const baseline = await idleRss(pids, 20, 100);
-
     const up = await watched(() => upload(big));
     const imp = await watched(() => importUrl(fileUrl('big.mp4')));
     const down = await watched(() => download(up.media.path));
-
-    console.log(`\nMedia transfer (${fmtMB(SIZE)} MP4, through the gateway)`);
-    console.table([
-      { case: 'signed upload (PUT, then processing)', 'transfer MB/s': (SIZE / MB / (up.putMs / 1000)).toFixed(1), 'to SUCCESS MB/s': (SIZE / MB / (up.totalMs / 1000)).toFixed(1) },
-      { case: 'from-url import (fetch + processing)', 'transfer MB/s': '-', 'to SUCCESS MB/s': (SIZE / MB / (imp.totalMs / 1000)).toFixed(1) },
-      { case: 'signed download (GET path)', 'transfer MB/s': (SIZE / MB / (down.totalMs / 1000)).toFixed(1), 'to SUCCESS MB/s': '-' },
-    ]);
-    console.log(`\nResident memory (RSS) per process: idle baseline after warm-up, RSS when the flow starts, peak during each ${fmtMB(SIZE)} flow, growth = peak − idle baseline`);
-    const rows = [];
-    for (const name of PROCESSES) {
-      for (const [flow, run] of [['signed upload', up], ['from-url import', imp], ['signed download', down]]) {
-        rows.push({ process: name, flow, baseline: fmtMB(baseline[name]), 'at start': fmtMB(run.atStart[name]), peak: fmtMB(run.peak[name]), growth: fmtMB(run.peak[name] - baseline[name]) });
+    let gen = null;
+    if (generations) {
+      const lat = [];
+      for (let i = 0; i < GENERATIONS; i++) {
+        const s = performance.now();
+        const res = await api('POST', '/assistant/generate-image', { prompt: `bench prompt ${i}`, aspectRatio: '1:1' });
+        if (res.status !== 201) throw new Error(`generation answered ${res.status}`);
+        await res.arrayBuffer();
+        lat.push(performance.now() - s);
       }
+      gen = lat;
     }
-    console.table(rows);
-
-    // Generation latency, sequential, local provider.
-    const lat = [];
-    for (let i = 0; i < GENERATIONS; i++) {
-      const s = performance.now();
-      const res = await api('POST', '/assistant/generate-image', { prompt: `bench prompt ${i}`, aspectRatio: '1:1' });
-      if (res.status !== 201) throw new Error(`generation answered ${res.status}`);
-      await res.arrayBuffer();
-      lat.push(performance.now() - s);
-    }
-    console.log(`\nImage generation (local provider, 1:1 standard 1024x1024, ${GENERATIONS} sequential requests)`);
-    console.table([{ p50: `${pct(lat, 50).toFixed(0)} ms`, p99: `${pct(lat, 99).toFixed(0)} ms`, max: `${Math.max(...lat).toFixed(0)} ms` }]);
+    return { baseline, up, imp, down, gen };
   } finally {
     await system.destroy();
-    server.close();
-    fs.rmSync(caFile, { force: true });
+    await storeEnv.cleanup().catch(() => undefined);
+    if (amqp.AMQP_URL) ctl('delete_vhost', vhost);
+  }
+}
+
+function report(bare, results) {
+  const mbps = (ms) => SIZE / MB / (ms / 1000);
+  const vs = (ms, bareMs) => `${((mbps(ms) / mbps(bareMs)) * 100).toFixed(0)} %`;
+  console.log(`\nMedia transfer (${fmtMB(SIZE)} MP4, through the gateway) beside a bare Node server streaming to/from disk`);
+  const rows = [];
+  for (const r of results) {
+    rows.push({ store: r.store, case: 'signed upload (PUT transfer)', 'MB/s': mbps(r.up.putMs).toFixed(1), 'bare MB/s': mbps(bare.uploadMs).toFixed(1), 'of bare': vs(r.up.putMs, bare.uploadMs) });
+    rows.push({ store: r.store, case: 'confirm → SUCCESS', 'MB/s': `${(r.up.confirmMs / 1000).toFixed(2)} s`, 'bare MB/s': '-', 'of bare': '-' });
+    rows.push({ store: r.store, case: 'from-url import (to SUCCESS)', 'MB/s': mbps(r.imp.totalMs).toFixed(1), 'bare MB/s': mbps(bare.importMs).toFixed(1), 'of bare': vs(r.imp.totalMs, bare.importMs) });
+    rows.push({ store: r.store, case: 'signed download (GET path)', 'MB/s': mbps(r.down.totalMs).toFixed(1), 'bare MB/s': mbps(bare.downloadMs).toFixed(1), 'of bare': vs(r.down.totalMs, bare.downloadMs) });
+  }
+  console.table(rows);
+  console.log(`\nResident memory (RSS) per process: idle baseline after warm-up, peak during each ${fmtMB(SIZE)} flow, growth = peak − idle baseline`);
+  const mem = [];
+  for (const r of results) {
+    for (const name of PROCESSES) {
+      const row = { store: r.store, process: name, baseline: fmtMB(r.baseline[name]) };
+      for (const [flow, run] of [['upload', r.up], ['import', r.imp], ['download', r.down]]) row[`${flow} growth`] = fmtMB(run.peak[name] - r.baseline[name]);
+      mem.push(row);
+    }
+  }
+  console.table(mem);
+  const gen = results.find((r) => r.gen)?.gen;
+  if (gen) {
+    console.log(`\nImage generation (local provider, 1:1 standard 1024x1024, ${GENERATIONS} sequential requests)`);
+    console.table([{ p50: `${pct(gen, 50).toFixed(0)} ms`, p99: `${pct(gen, 99).toFixed(0)} ms`, max: `${Math.max(...gen).toFixed(0)} ms` }]);
   }
 }
 

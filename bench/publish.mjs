@@ -1,6 +1,6 @@
 // `pnpm bench publish` (or `node bench/publish.mjs`): posts × 1 profile due at the same moment,
 // sandbox publish latency 100 ms, in three scenarios:
-// - on-time: 25, 50 and 100 posts (BENCH_ONTIME_POSTS), 1 worker, PUBLISHER_CONCURRENCY 32:
+// - on-time: 100 and 1,000 posts (BENCH_ONTIME_POSTS), 1 worker, PUBLISHER_CONCURRENCY 32:
 //   lateness when throughput allows, and from what batch size on it no longer does;
 // - network-bound: 1 and then 4 jobs in flight per worker (300 and 1,200 posts), each with 1 and
 //   then 2 workers: a worker's ceiling is 10 publishes/s per job in flight (100 ms each), so with
@@ -14,7 +14,11 @@
 // network sandbox, and the posts service records each result. Reported per round:
 // - publishes/s: N / (last network publish − due time);
 // - lateness p50/p99/max: network publish time − due time (it includes the 100 ms latency);
-// - settled: when the last post showed PUBLISHED in the posts service, after the due time.
+// - settled: when the last post showed PUBLISHED in the posts service, after the due time;
+// - database operations per publish: every command our services sent to their databases from the
+//   due time until settled (the driver's command monitoring, `mongo_commands_total` on /metrics of
+//   posts, publisher, media and competitors), divided by the posts; in runs with one worker, whose
+//   metrics the bench reads. The sandbox's own writes (it stands in for the network) are apart.
 // Environment: BENCH_SCENARIOS (e.g. "on-time,network-bound"), BENCH_POSTS, BENCH_ONTIME_POSTS
 // (e.g. "25,50,100"), BENCH_LATENCY_MS, BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
 import { spawn } from 'node:child_process';
@@ -33,7 +37,7 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
 const CONCURRENCY = process.env.PUBLISHER_CONCURRENCY ?? '32';
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const CLIENTS = 16; // connections creating and scheduling posts
-const ONTIME_POSTS = (process.env.BENCH_ONTIME_POSTS ?? '25,50,100').split(',').map(Number);
+const ONTIME_POSTS = (process.env.BENCH_ONTIME_POSTS ?? '100,1000').split(',').map(Number);
 const SCENARIOS = [
   ...ONTIME_POSTS.map((posts) => ({ name: 'on-time', posts, concurrency: CONCURRENCY, workers: [1] })),
   { name: 'network-bound', posts: 300, concurrency: '1', workers: WORKER_COUNTS },
@@ -137,20 +141,44 @@ async function observe(creds, ids, dueAt, run) {
     progress(`${run}: ${total - target + ids.length} published on the network`);
   }
   const cpu = cpuSince(cpuAtDue, groups);
-  items = mine(await sandbox('GET', '/sandbox/admin/published'));
+  items = mine(await sandbox('GET', `/sandbox/admin/published`));
   // Posts shows the outcome once it has applied every result (each workspace is one round).
   const count = async (stages) => (await call(creds, 'GET', `/posts?stages=${stages}&take=1`)).total;
   while ((await count('PUBLISHED,PUBLISHED_FAILED')) < ids.length) {
     if (Date.now() > deadline) throw new Error('posts not all settled after 30 minutes');
-    await sleep(1000);
+    await sleep(2000);
   }
   const failed = await count('PUBLISHED_FAILED');
   const settledMs = Date.now() - dueAt.getTime();
   return { items, failed, settledMs, cpu };
 }
 
+const OUR_SERVICES = ['posts', 'publisher', 'media', 'competitors'];
+
+/** mongo_commands_total of each process, as `process|command` → count. */
+async function dbCommands() {
+  const out = new Map();
+  for (const name of [...OUR_SERVICES, 'network-sandbox']) {
+    const text = await (await fetch(`${system.url(name)}/metrics`)).text();
+    for (const m of text.matchAll(/^mongo_commands_total\{([^}]*)\} (\d+(?:\.\d+)?)/gm)) {
+      const command = /command="([^"]+)"/.exec(m[1])?.[1];
+      const key = `${name}|${command}`;
+      out.set(key, (out.get(key) ?? 0) + Number(m[2]));
+    }
+  }
+  return out;
+}
+
+function dbDelta(before, after) {
+  const out = new Map();
+  for (const [k, v] of after) if (v - (before.get(k) ?? 0) > 0) out.set(k, v - (before.get(k) ?? 0));
+  return out;
+}
+
 const rows = [];
 const cpuRows = [];
+const dbRows = [];
+const sum = (m, pick) => [...m].filter(([k]) => pick(k)).reduce((n, [, v]) => n + v, 0);
 const ratios = [];
 try {
   await sandbox('POST', '/sandbox/admin/latency', { publishMs: LATENCY_MS });
@@ -162,7 +190,10 @@ try {
       const creds = await system.admin(['workspace', 'create', '--name', `bench ${run}`, '--sandbox-profiles', '--json']);
       const profileId = creds.profiles.find((p) => p.net.code === 'generalNet').id;
       const { ids, dueAt } = await prepare(creds, profileId, run, sc.posts);
+      await sleep(Math.max(0, dueAt.getTime() - Date.now() - 200));
+      const dbBefore = await dbCommands();
       const { items, failed, settledMs, cpu } = await observe(creds, ids, dueAt, run);
+      const db = dbDelta(dbBefore, await dbCommands());
       const label = { scenario: sc.name, workers, 'concurrency/worker': sc.concurrency };
       cpuRows.push({ ...label, window: `${cpu.window.toFixed(0)} s`, ...Object.fromEntries(Object.entries(cpu.seconds).map(([g, v]) => [g, `${((v / cpu.window) * 100).toFixed(0)}%`])) });
       const lateness = items.map((it) => Date.parse(it.publishedAt) - dueAt.getTime()).sort((a, b) => a - b);
@@ -173,13 +204,22 @@ try {
         ...label,
         posts: sc.posts,
         failed,
-        duplicates: items.length - new Set(items.map((it) => it.idempotencyKey)).size,
+        duplicates: items.length - new Set(items.map((it) => it.clientKey)).size,
         'publishes/s': throughput[workers].toFixed(0),
         'late p50 (s)': (pct(50) / 1000).toFixed(2),
         'late p99 (s)': (pct(99) / 1000).toFixed(2),
         'late max (s)': (max / 1000).toFixed(2),
         'settled (s)': (settledMs / 1000).toFixed(1),
+        'db ops/publish': workers === 1 ? (sum(db, (k) => OUR_SERVICES.includes(k.split('|')[0])) / sc.posts).toFixed(2) : '',
+        'sandbox db ops/publish': (sum(db, (k) => k.startsWith('network-sandbox|')) / sc.posts).toFixed(2),
       });
+      if (workers === 1) {
+        dbRows.push({
+          ...label,
+          posts: sc.posts,
+          ...Object.fromEntries([...db].filter(([k]) => !k.startsWith('network-sandbox|')).sort().map(([k, v]) => [k, (v / sc.posts).toFixed(2)])),
+        });
+      }
       progress(`${run}: ${JSON.stringify(rows[rows.length - 1])}`);
     }
     if (throughput[1] && throughput[2]) ratios.push(`${sc.name} (${sc.concurrency} in flight per worker): ${(throughput[2] / throughput[1]).toFixed(2)}`);
@@ -187,10 +227,15 @@ try {
   console.log(`\npublish: posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, through gateway, posts dispatcher, publisher workers, sandbox and results\n`);
   console.log(table(rows, Object.keys(rows[0])));
   if (ratios.length > 0) console.log(`\nthroughput ratio 2 workers / 1 worker: ${ratios.join('; ')}`);
+  if (dbRows.length > 0) {
+    console.log('\ndatabase commands per publish, by process and command (1 worker):\n');
+    const columns = [...new Set(dbRows.flatMap((r) => Object.keys(r)))];
+    console.log(table(dbRows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? '']))), columns));
+  }
   console.log('\nCPU while publishing (100% = one core; the machine has 2):\n');
   console.log(table(cpuRows, Object.keys(cpuRows[0])));
   const published = await sandbox('GET', '/sandbox/admin/published');
-  console.log(`\nsandbox: ${published.total} posts, ${published.duplicateKeys.length} duplicate keys`);
+  console.log(`\nsandbox: ${published.total} posts, ${published.duplicateClientKeys.length} client keys with more than one post`);
 } catch (err) {
   for (const name of ['gateway', 'posts', 'publisher']) console.error(`--- last log lines of ${name}\n${system.logOf(name).slice(-15).join('\n')}`);
   throw err;

@@ -51,9 +51,14 @@ describe('media through the gateway and the storage host', () => {
     const { id, uploadUrl, previewUrl } = await created.json();
     expect(new URL(uploadUrl).pathname).toBe(`/storage/uploads/${id}`);
 
-    const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file });
-    expect(put.status).toBe(201);
-    expect(put.headers.get('content-type')).toMatch(/^text\/plain/);
+    // MEDIA_STORE=s3: the storage host answers 307 to the store, which answers 200; fetch follows it
+    // with the same body when that is a Blob.
+    const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([file]) });
+    if (process.env['MEDIA_STORE'] === 's3') expect(put.status).toBe(200);
+    else {
+      expect(put.status).toBe(201);
+      expect(put.headers.get('content-type')).toMatch(/^text\/plain/);
+    }
     const early = await fetch(viaGateway(previewUrl));
     expect(Buffer.from(await early.arrayBuffer()).equals(file)).toBe(true);
 

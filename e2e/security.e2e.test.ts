@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import { serviceDefinition } from '@social/grpc';
+import { mediaServiceDefinition, postsServiceDefinition, profilesServiceDefinition } from '@social/contracts';
 import { KNOWN_WEAK_SECRETS } from '@social/config';
 import { forgeToken, signTestToken, TestSystem, type TestIssuer } from '@social/testkit';
 
@@ -90,8 +90,8 @@ describe('forged internal tokens over HTTP', () => {
 });
 
 /** A bare gRPC call with the given bearer token (createGrpcClient always signs with a real key). */
-function rawCall(address: string, proto: string, service: string, method: string, request: object, token: string) {
-  const def = serviceDefinition(proto, service)[method]!;
+function rawCall(address: string, service: grpc.ServiceDefinition, method: string, request: object, token: string) {
+  const def = service[method]!;
   const client = new grpc.Client(address, grpc.credentials.createInsecure());
   const md = new grpc.Metadata();
   md.set('authorization', `Bearer ${token}`);
@@ -105,7 +105,7 @@ function rawCall(address: string, proto: string, service: string, method: string
 
 describe('forged internal tokens over gRPC', () => {
   const credentials = (token: string) =>
-    rawCall(system.env['COMPETITORS_GRPC_URL']!, 'competitors/v1/competitors.proto', 'competitors.v1.ProfilesService', 'GetPublishCredentials', { profile_id: victim.profiles[0]!.id }, token);
+    rawCall(system.env['COMPETITORS_GRPC_URL']!, profilesServiceDefinition(), 'GetPublishCredentials', { profile_id: victim.profiles[0]!.id }, token);
 
   it('GetPublishCredentials (a decrypted network token) answers only callers on its allow-list', async () => {
     for (const [what, token] of forgeries('competitors', victim.workspaceId)) {
@@ -124,9 +124,9 @@ describe('forged internal tokens over gRPC', () => {
 
   it('ReadMediaFile and GetPostForPublishing refuse the gateway and other services', async () => {
     for (const issuer of ['gateway', 'posts', 'insights'] as TestIssuer[]) {
-      const media = await rawCall(system.env['MEDIA_GRPC_URL']!, 'media/v1/media.proto', 'media.v1.MediaService', 'BatchGetMedia', { ids: ['x'] }, signTestToken(issuer === 'posts' ? 'insights' : issuer, 'media', victim.workspaceId));
+      const media = await rawCall(system.env['MEDIA_GRPC_URL']!, mediaServiceDefinition(), 'BatchGetMedia', { ids: ['x'] }, signTestToken(issuer === 'posts' ? 'insights' : issuer, 'media', victim.workspaceId));
       expect(media.code).toBe(grpc.status.UNAUTHENTICATED);
-      const post = await rawCall(system.env['POSTS_GRPC_URL']!, 'posts/v1/posts.proto', 'posts.v1.PostsService', 'GetPostForPublishing', { post_id: 'p', profile_id: 'x' }, signTestToken(issuer, 'posts', victim.workspaceId));
+      const post = await rawCall(system.env['POSTS_GRPC_URL']!, postsServiceDefinition(), 'GetPostForPublishing', { post_id: 'p', profile_id: 'x' }, signTestToken(issuer, 'posts', victim.workspaceId));
       expect(post.code).toBe(grpc.status.UNAUTHENTICATED);
     }
   });

@@ -138,8 +138,8 @@ describe('one request id through the whole system', () => {
       { hop: 'proxied request', process: 'posts', line: { component: 'http:access', method: 'PATCH', path: stagePath, workspaceId: c.workspaceId } },
       { hop: 'validation asks competitors (gRPC from posts)', process: 'competitors', line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetProfiles', caller: 'posts' } },
       { hop: 'publish jobs dispatched', process: 'posts', line: { component: 'posts:dispatch', message: 'publish jobs dispatched', postId } },
-      { hop: 'job started (post.publish.requested correlationId)', process: 'publisher', line: { message: 'publish job started', key: new RegExp(`^${postId}:`) } },
-      { hop: 'post content (gRPC from publisher)', process: 'posts', line: { message: 'rpc', method: '/posts.v1.PostsService/GetPostForPublishing', caller: 'publisher', code: 'OK' } },
+      // The job carries the revision's content, so the publisher does not ask posts for it.
+      { hop: 'job started (post.publish.requested correlationId)', process: 'publisher', line: { message: 'publish job started', job: new RegExp(`^${postId}:`) } },
       { hop: 'credentials (gRPC from publisher)', process: 'competitors', line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetPublishCredentials', caller: 'publisher', code: 'OK' } },
       { hop: 'media (gRPC from publisher)', process: 'media', line: { message: 'rpc', method: '/media.v1.MediaService/BatchGetMedia', caller: 'publisher', code: 'OK' } },
       { hop: 'publish call (X-Request-Id)', process: 'network-sandbox', line: { component: 'http:access', method: 'POST', path: /^\/sandbox\/generalNet\/accounts\/[^/]+\/posts$/ } },

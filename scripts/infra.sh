@@ -8,6 +8,8 @@
 set -euo pipefail
 
 FERRETDB_VERSION=v1.24.2
+# The S3-compatible store of the media files (MEDIA_STORE=s3) on machines without Docker.
+VERSITYGW_VERSION=v1.8.0
 ROOT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STATE_DIR=${SOCIAL_STATE_DIR:-$HOME/.cache/social-api}
 # Our patches to FerretDB (scripts/ferretdb/*.patch; why: see each file). A build is cached per
@@ -122,7 +124,8 @@ ensure_mongo() {
   if port_open "$FERRETDB_PORT"; then return; fi
   [ -x "$FERRETDB_BIN" ] || build_ferretdb
   mkdir -p "$STATE_DIR"
-  local args=(--listen-addr="127.0.0.1:$FERRETDB_PORT" --telemetry=disable --log-level=warn)
+  # --state-dir: FerretDB keeps a state.json there (the working directory by default).
+  local args=(--listen-addr="127.0.0.1:$FERRETDB_PORT" --telemetry=disable --log-level=warn --state-dir="$STATE_DIR")
   if start_postgres && command -v psql >/dev/null; then
     psql "${PG_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='ferretdb'" | grep -q 1 ||
       psql "${PG_URL%/*}/postgres" -qc 'CREATE DATABASE ferretdb' >/dev/null
@@ -142,6 +145,42 @@ ensure_mongo() {
   GOGC=${FERRETDB_GOGC:-400} setsid "$FERRETDB_BIN" "${args[@]}" >>"$STATE_DIR/ferretdb.log" 2>&1 < /dev/null &
   echo $! > "$STATE_DIR/ferretdb.pid"
   wait_port "$FERRETDB_PORT" FerretDB 30
+}
+
+# versitygw (an S3 gateway; posix backend: a bucket is a directory) for MEDIA_STORE=s3 and its
+# tests, on 127.0.0.1:$S3_PORT. Built once with `go install` (cached like FerretDB); its credentials
+# are made once per machine (owner-only) and read by `pnpm start` and the tests.
+S3_PORT=${S3_PORT:-7070}
+VERSITYGW_HOME=$STATE_DIR/versitygw-$VERSITYGW_VERSION
+VERSITYGW_BIN=$VERSITYGW_HOME/bin/versitygw
+S3_STATE=$STATE_DIR/s3
+S3_BUCKET_DEFAULT=social-media
+
+ensure_s3() {
+  if [ -n "${S3_ENDPOINT:-}" ]; then say "S3_ENDPOINT is set; using it"; return; fi
+  mkdir -p "$S3_STATE/data" && chmod 700 "$S3_STATE"
+  if [ ! -s "$S3_STATE/credentials.env" ]; then
+    (umask 077 && printf 'S3_ACCESS_KEY_ID=social-%s\nS3_SECRET_ACCESS_KEY=%s\n' \
+      "$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')" "$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')" \
+      > "$S3_STATE/credentials.env")
+  fi
+  port_open "$S3_PORT" && return
+  if [ ! -x "$VERSITYGW_BIN" ]; then
+    command -v go >/dev/null || { say "WARNING: Go not found; versitygw (MEDIA_STORE=s3) not built"; return; }
+    say "building versitygw $VERSITYGW_VERSION with go install (first time only, a few minutes)"
+    GOBIN=$VERSITYGW_HOME/bin go install "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+  fi
+  # shellcheck disable=SC1091
+  . "$S3_STATE/credentials.env"
+  say "starting versitygw (S3, posix backend) on 127.0.0.1:$S3_PORT"
+  ROOT_ACCESS_KEY=$S3_ACCESS_KEY_ID ROOT_SECRET_KEY=$S3_SECRET_ACCESS_KEY setsid "$VERSITYGW_BIN" \
+    --port "127.0.0.1:$S3_PORT" posix "$S3_STATE/data" >>"$STATE_DIR/versitygw.log" 2>&1 < /dev/null &
+  echo $! > "$STATE_DIR/versitygw.pid"
+  wait_port "$S3_PORT" versitygw 30
+  # The bucket `pnpm start` uses (tests make their own).
+  curl -fsS --aws-sigv4 "aws:amz:us-east-1:s3" --user "$S3_ACCESS_KEY_ID:$S3_SECRET_ACCESS_KEY" \
+    -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -X PUT "http://127.0.0.1:$S3_PORT/$S3_BUCKET_DEFAULT" -o /dev/null 2>/dev/null || true
+  unset S3_ACCESS_KEY_ID S3_SECRET_ACCESS_KEY
 }
 
 ensure_rabbitmq() {
@@ -181,6 +220,7 @@ case "${1:-up}" in
     ensure_rabbitmq
     ensure_redis
     ensure_ffmpeg
+    ensure_s3
     say "ready: mongo ${MONGO_URL:-mongodb://127.0.0.1:$FERRETDB_PORT/} amqp ${AMQP_URL:-amqp://127.0.0.1:5672} redis ${REDIS_URL:-redis://127.0.0.1:6379}"
     ;;
   ferretdb-builds)
@@ -190,8 +230,12 @@ case "${1:-up}" in
     [ -x "$stock/bin/ferretdb" ] || build_ferretdb "$stock" >&2
     printf '%s\n%s\n' "$FERRETDB_BIN" "$stock/bin/ferretdb"
     ;;
+  s3-credentials)
+    # For the tests and `pnpm start`: the local store's credentials file (made by `up`).
+    echo "$S3_STATE/credentials.env"
+    ;;
   stop-ferretdb)
     [ -f "$STATE_DIR/ferretdb.pid" ] && kill "$(cat "$STATE_DIR/ferretdb.pid")" 2>/dev/null || true
     ;;
-  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds]" ;;
+  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds|s3-credentials]" ;;
 esac

@@ -22,6 +22,10 @@ const secrets = ensureLocalSecrets();
 // Every process learns where the others listen from the same defaults or overrides.
 // Development mode: the network sandbox's failure injection is on (it warns at start).
 const env = { SANDBOX_ADMIN: 'true', ...process.env };
+// Media files: a data directory of this checkout (MEDIA_STORE=fs, the default), or the local
+// S3-compatible store infra.sh runs (MEDIA_STORE=s3) with the credentials it made.
+env.MEDIA_DATA_DIR ??= path.join(root, '.local', 'media-files');
+if (env.MEDIA_STORE === 's3' && !env.S3_ENDPOINT && !env.S3_ACCESS_KEY_ID) Object.assign(env, localS3Credentials());
 for (const p of processes) {
   const port = env[p.portEnv] ?? String(p.port);
   env[p.portEnv] = port;
@@ -54,7 +58,9 @@ async function waitReady(p) {
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(url)).ok) return true;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return false;
@@ -101,3 +107,8 @@ function stopAll(code) {
 
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
+
+function localS3Credentials() {
+  const file = execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 's3-credentials']).toString().trim();
+  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=', 2)));
+}

@@ -13,7 +13,8 @@ export async function load({ url, headers = {}, method = 'GET', body, connection
     new Promise((resolve, reject) => {
       const start = process.hrtime.bigint();
       const req = http.request(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers, agent },
+        // headers may be a function, for a header that differs per request (an Idempotency-Key).
+        { host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: typeof headers === 'function' ? headers() : headers, agent },
         (res) => {
           res.on('data', () => {});
           res.on('end', () => {

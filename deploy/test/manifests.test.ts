@@ -4,7 +4,6 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 // Kubernetes objects are checked structurally; a loose type keeps the assertions readable.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type K8s = Record<string, any>;
 
 const DEPLOY = path.resolve(__dirname, '..');
