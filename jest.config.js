@@ -37,6 +37,15 @@ module.exports = {
     },
     {
       ...common,
+      displayName: 'integration-s3',
+      testMatch: ['<rootDir>/services/media/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      setupFiles: [...common.setupFiles, '<rootDir>/scripts/jest-media-s3.js'],
+      globalSetup: '<rootDir>/scripts/jest-global-setup.js',
+      globalTeardown: '<rootDir>/scripts/jest-global-teardown.js',
+    },
+    {
+      ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.test.ts'],
       setupFilesAfterEnv: ['<rootDir>/scripts/jest-contract-setup.ts'],
