@@ -106,7 +106,11 @@ outdated_ferretdb_pid() {
   local pid exe
   pid=$(cat "$STATE_DIR/ferretdb.pid" 2>/dev/null) || return 0
   exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || return 0
-  [[ $exe == "$STATE_DIR"/ferretdb-* && $exe != "$FERRETDB_BIN" ]] && echo "$pid"
+  [[ $exe == "$STATE_DIR"/ferretdb-* ]] || return 0
+  # Also outdated: one started before its debug listener was turned off (it held our webhooks port).
+  if [[ $exe != "$FERRETDB_BIN" ]] || ! tr '\0' '\n' < "/proc/$pid/cmdline" | grep -qx -- '--debug-addr=-'; then
+    echo "$pid"
+  fi
   return 0
 }
 
@@ -125,7 +129,9 @@ ensure_mongo() {
   [ -x "$FERRETDB_BIN" ] || build_ferretdb
   mkdir -p "$STATE_DIR"
   # --state-dir: FerretDB keeps a state.json there (the working directory by default).
-  local args=(--listen-addr="127.0.0.1:$FERRETDB_PORT" --telemetry=disable --log-level=warn --state-dir="$STATE_DIR")
+  # --debug-addr=-: FerretDB's metrics and pprof listener defaults to 127.0.0.1:8088, the webhooks
+  # service's port; we do not use it.
+  local args=(--listen-addr="127.0.0.1:$FERRETDB_PORT" --debug-addr=- --telemetry=disable --log-level=warn --state-dir="$STATE_DIR")
   if start_postgres && command -v psql >/dev/null; then
     psql "${PG_URL%/*}/postgres" -tAc "SELECT 1 FROM pg_database WHERE datname='ferretdb'" | grep -q 1 ||
       psql "${PG_URL%/*}/postgres" -qc 'CREATE DATABASE ferretdb' >/dev/null
