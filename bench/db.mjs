@@ -36,7 +36,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const psql = (db, ...args) => execFileSync('psql', [`${PG}/${db}`, '-qtA', '-v', 'ON_ERROR_STOP=1', ...args], { encoding: 'utf8' });
 
 console.error('building (once) or finding both FerretDB builds...');
-const [patchedBin, stockBin] = execFileSync('bash', [path.join(ROOT, 'scripts/infra.sh'), 'ferretdb-builds'], { encoding: 'utf8' }).trim().split('\n');
+const [patchedBin, stockBin] = execFileSync('bash', [path.join(ROOT, 'scripts/infra.sh'), 'ferretdb-builds'], { encoding: 'utf8' })
+  .trim()
+  .split('\n');
 
 /** A FerretDB on a PostgreSQL database of its own, set up as scripts/infra.sh sets up ours. */
 async function startServer(name, bin) {

@@ -104,7 +104,12 @@ async function idempotencyBench(apiHeaders) {
     }
   }
   const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
-  const s = Object.fromEntries(Object.entries(results).map(([k, list]) => [k, { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99'), statuses: Object.assign({}, ...list.map((r) => r.statuses)) }]));
+  const s = Object.fromEntries(
+    Object.entries(results).map(([k, list]) => [
+      k,
+      { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99'), statuses: Object.assign({}, ...list.map((r) => r.statuses)) },
+    ]),
+  );
   const rows = ['off', 'on'].map((name) => ({
     'idempotency check': name === 'on' ? 'on (fresh Idempotency-Key)' : 'off (no header)',
     'req/s': fmt(s[name].rps, 0),

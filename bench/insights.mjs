@@ -40,9 +40,27 @@ const firstDay = lastDay - DAYS + 1;
 
 // The 9 served daily metrics of generalNet plus made-up ones, so every day stores 20 values as the
 // brief asks; the API returns the served ones.
-const GN_DAILY = ['gn-daily-page-fans', 'gn-daily-page-new-fans', 'gn-daily-page-impressions', 'gn-daily-page-reach', 'gn-daily-page-engaged-users', 'gn-daily-page-views', 'gn-daily-page-video-views', 'gn-daily-page-impressions-organic', 'gn-daily-page-consumptions'];
+const GN_DAILY = [
+  'gn-daily-page-fans',
+  'gn-daily-page-new-fans',
+  'gn-daily-page-impressions',
+  'gn-daily-page-reach',
+  'gn-daily-page-engaged-users',
+  'gn-daily-page-views',
+  'gn-daily-page-video-views',
+  'gn-daily-page-impressions-organic',
+  'gn-daily-page-consumptions',
+];
 const DAILY_CODES = [...GN_DAILY, ...Array.from({ length: METRICS - GN_DAILY.length }, (_, i) => `gn-daily-extra-${i + 1}`)];
-const POST_CODES = ['gn-post-likes', 'gn-post-comments', 'gn-post-shares', 'gn-post-reach', 'gn-post-impressions', 'gn-post-clicks', 'gn-post-video-views'];
+const POST_CODES = [
+  'gn-post-likes',
+  'gn-post-comments',
+  'gn-post-shares',
+  'gn-post-reach',
+  'gn-post-impressions',
+  'gn-post-clicks',
+  'gn-post-video-views',
+];
 
 // gRPC stand-ins: every `bench-*` id is a generalNet profile of the workspace.
 const accounts = new Map();
@@ -51,21 +69,43 @@ const profileOf = (id) => accounts.get(id) ?? { net: 'generalNet', accountId: 'g
 const unimplemented = async () => {
   throw Object.assign(new Error('not in the bench'), { name: 'AppError', code: 'UNIMPLEMENTED', status: 501 });
 };
-competitors.addService(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), {
-  GetProfiles: async (req) => ({
-    items: req.ids.map((id) => ({ id, name: id, username: id, picture: '', net: { code: profileOf(id).net, name: profileOf(id).net }, status_level: 'OK', network_account_id: profileOf(id).accountId, publish_ready: true })),
-  }),
-  GetPublishCredentials: async (req) => ({ profile_id: req.profile_id, net: profileOf(req.profile_id).net, network_account_id: profileOf(req.profile_id).accountId, access_token: profileOf(req.profile_id).token }),
-  GetCompetitor: unimplemented,
-  ConnectProfile: unimplemented,
-  ConnectSandboxProfiles: unimplemented,
-}, everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['insights']));
+competitors.addService(
+  serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'),
+  {
+    GetProfiles: async (req) => ({
+      items: req.ids.map((id) => ({
+        id,
+        name: id,
+        username: id,
+        picture: '',
+        net: { code: profileOf(id).net, name: profileOf(id).net },
+        status_level: 'OK',
+        network_account_id: profileOf(id).accountId,
+        publish_ready: true,
+      })),
+    }),
+    GetPublishCredentials: async (req) => ({
+      profile_id: req.profile_id,
+      net: profileOf(req.profile_id).net,
+      network_account_id: profileOf(req.profile_id).accountId,
+      access_token: profileOf(req.profile_id).token,
+    }),
+    GetCompetitor: unimplemented,
+    ConnectProfile: unimplemented,
+    ConnectSandboxProfiles: unimplemented,
+  },
+  everyMethod(serviceDefinition('competitors/v1/competitors.proto', 'competitors.v1.ProfilesService'), ['insights']),
+);
 const posts = new GrpcServer({ serviceName: 'posts', verifier: testVerifier('posts') });
-posts.addService(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), {
-  FindPublishedByLabels: async () => ({ items: [] }),
-  GetPostForPublishing: unimplemented,
-  CountMediaUsage: unimplemented,
-}, everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['insights']));
+posts.addService(
+  serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'),
+  {
+    FindPublishedByLabels: async () => ({ items: [] }),
+    GetPostForPublishing: unimplemented,
+    CountMediaUsage: unimplemented,
+  },
+  everyMethod(serviceDefinition('posts/v1/posts.proto', 'posts.v1.PostsService'), ['insights']),
+);
 
 const run = Math.random().toString(16).slice(2, 10);
 const env = testEnv({
@@ -113,25 +153,44 @@ try {
     if ((p / BATCH) % 4 === 0) process.stderr.write(`\rsetup: ${Math.min(PROFILES, p + BATCH)}/${PROFILES} profiles (${buckets} buckets)`);
   }
   const dailySetupS = (performance.now() - t0) / 1000;
-  process.stderr.write(`\rsetup: ${PROFILES} profiles × ${DAYS} days × ${METRICS} metrics in ${buckets} month buckets, ${fmt(dailySetupS, 1)} s\n`);
+  process.stderr.write(
+    `\rsetup: ${PROFILES} profiles × ${DAYS} days × ${METRICS} metrics in ${buckets} month buckets, ${fmt(dailySetupS, 1)} s\n`,
+  );
 
   t0 = performance.now();
   const postMonths = new Map();
   for (let i = 0; i < POSTS; i++) {
     const at = new Date((firstDay + (i * DAYS) / POSTS) * DAY_MS + (i % 86) * 1000_000).toISOString();
     const v = Object.fromEntries(POST_CODES.map((c, k) => [c, (i * 13 + k) % 5000]));
-    const post = { id: `bench-post-${i}`, type: 'FEED', format: 'IMAGE', caption: `Post number ${i} of the benchmark`, url: `https://gn.example/p/${i}`, picture: `https://gn.example/pic/${i}.svg`, publishedAt: at, v };
+    const post = {
+      id: `bench-post-${i}`,
+      type: 'FEED',
+      format: 'IMAGE',
+      caption: `Post number ${i} of the benchmark`,
+      url: `https://gn.example/p/${i}`,
+      picture: `https://gn.example/pic/${i}.svg`,
+      publishedAt: at,
+      v,
+    };
     const m = at.slice(0, 7);
     if (!postMonths.has(m)) postMonths.set(m, []);
     postMonths.get(m).push(post);
   }
-  await postRepo.replaceMonths(WS, [...postMonths].map(([month, list]) => ({ target: 'profile:bench-posts', month, posts: list })), true);
-  process.stderr.write(`setup: ${POSTS} posts of one profile in ${postMonths.size} month buckets, ${fmt((performance.now() - t0) / 1000, 1)} s\n`);
+  await postRepo.replaceMonths(
+    WS,
+    [...postMonths].map(([month, list]) => ({ target: 'profile:bench-posts', month, posts: list })),
+    true,
+  );
+  process.stderr.write(
+    `setup: ${POSTS} posts of one profile in ${postMonths.size} month buckets, ${fmt((performance.now() - t0) / 1000, 1)} s\n`,
+  );
 
   // ---- read latency: sequential requests (1 connection), random profiles ------------------------
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   // As long-lived as a token may be (10 min), so a slow machine does not see it expire mid-run.
-  const headers = { authorization: `Bearer ${signTestToken('gateway', 'insights', WS, { payload: { exp: Math.floor(Date.now() / 1000) + 590 } })}` };
+  const headers = {
+    authorization: `Bearer ${signTestToken('gateway', 'insights', WS, { payload: { exp: Math.floor(Date.now() / 1000) + 590 } })}`,
+  };
   const get = (path) =>
     new Promise((resolve, reject) => {
       const start = process.hrtime.bigint();
@@ -160,24 +219,53 @@ try {
     rows.push({ measurement: label, n, 'p50 ms': fmt(pct(50), 1), 'p99 ms': fmt(pct(99), 1), result: check(last) });
   };
   const rnd = (i) => (i * 7919) % PROFILES;
-  await measure('daily, 30 days, take=30', (i) => `/profile/bench-${rnd(i)}/insights?since=${iso(lastDay - 29)}&until=${iso(lastDay)}&take=30`, QUERIES, (b) => `${b.items.length} days × ${b.items[0].insights.length} metrics`);
-  await measure('daily, 365 days, take=100', (i) => `/profile/bench-${rnd(i)}/insights?since=${iso(firstDay)}&until=${iso(lastDay)}&take=100`, Math.ceil(QUERIES / 2), (b) => `total ${b.total}, ${b.items.length} on the page`);
-  await measure('posts, 30 days, take=20', () => `/profile/bench-posts/insights/posts?since=${iso(lastDay - 29)}&until=${iso(lastDay)}`, Math.ceil(QUERIES / 2), (b) => `total ${b.total}`);
-  await measure('posts, 365 days, aggregate=true', () => `/profile/bench-posts/insights/posts?since=${iso(firstDay)}&until=${iso(lastDay)}&aggregate=true`, Math.ceil(QUERIES / 4), (b) => `total ${b.total}, sums of ${b.aggregate.length} metrics`);
+  await measure(
+    'daily, 30 days, take=30',
+    (i) => `/profile/bench-${rnd(i)}/insights?since=${iso(lastDay - 29)}&until=${iso(lastDay)}&take=30`,
+    QUERIES,
+    (b) => `${b.items.length} days × ${b.items[0].insights.length} metrics`,
+  );
+  await measure(
+    'daily, 365 days, take=100',
+    (i) => `/profile/bench-${rnd(i)}/insights?since=${iso(firstDay)}&until=${iso(lastDay)}&take=100`,
+    Math.ceil(QUERIES / 2),
+    (b) => `total ${b.total}, ${b.items.length} on the page`,
+  );
+  await measure(
+    'posts, 30 days, take=20',
+    () => `/profile/bench-posts/insights/posts?since=${iso(lastDay - 29)}&until=${iso(lastDay)}`,
+    Math.ceil(QUERIES / 2),
+    (b) => `total ${b.total}`,
+  );
+  await measure(
+    'posts, 365 days, aggregate=true',
+    () => `/profile/bench-posts/insights/posts?since=${iso(firstDay)}&until=${iso(lastDay)}&aggregate=true`,
+    Math.ceil(QUERIES / 4),
+    (b) => `total ${b.total}, sums of ${b.aggregate.length} metrics`,
+  );
   agent.destroy();
 
   // ---- collection throughput: backfills of COLLECT_TARGETS profiles against the sandbox -------
-  const nets = [['generalNet', 'gn'], ['photoNet', 'pn'], ['photoNetV2', 'pn2']];
+  const nets = [
+    ['generalNet', 'gn'],
+    ['photoNet', 'pn'],
+    ['photoNetV2', 'pn2'],
+  ];
   for (const [net, prefix] of nets) {
     for (let k = 1; k <= 3; k++) {
       const accountId = `${prefix}-own-${k}`;
       const res = await fetch(`${sandbox.url}/sandbox/${net}/accounts/${accountId}/tokens`, { method: 'POST' });
       const { accessToken } = await res.json();
-      for (let i = 0; i < COLLECT_TARGETS; i++) if (i % 9 === (nets.findIndex((n) => n[0] === net) * 3 + k - 1)) accounts.set(`bench-c-${i}`, { net, accountId, token: accessToken });
+      for (let i = 0; i < COLLECT_TARGETS; i++)
+        if (i % 9 === nets.findIndex((n) => n[0] === net) * 3 + k - 1) accounts.set(`bench-c-${i}`, { net, accountId, token: accessToken });
     }
   }
   const collector = await CollectorService.create(cfg);
-  const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: `bench-${run}`, topology: { exchanges: [{ name: cfg.jobsExchange, type: 'topic' }], queues: [] } });
+  const broker = await Broker.connect({
+    url: cfg.amqpUrl,
+    connectionName: `bench-${run}`,
+    topology: { exchanges: [{ name: cfg.jobsExchange, type: 'topic' }], queues: [] },
+  });
   const targets = new TargetRepository(db);
   try {
     t0 = performance.now();
@@ -185,7 +273,12 @@ try {
       const a = accounts.get(`bench-c-${i}`);
       await broker.publish(
         collectionRequested,
-        { target: { kind: 'profile', id: `bench-c-${i}`, net: a.net, networkAccountId: a.accountId }, reason: 'backfill', since: iso(lastDay - COLLECT_DAYS + 1), until: iso(lastDay) },
+        {
+          target: { kind: 'profile', id: `bench-c-${i}`, net: a.net, networkAccountId: a.accountId },
+          reason: 'backfill',
+          since: iso(lastDay - COLLECT_DAYS + 1),
+          until: iso(lastDay),
+        },
         { workspaceId: WS, exchange: cfg.jobsExchange },
       );
     }
@@ -197,7 +290,13 @@ try {
     }
     const s = (performance.now() - t0) / 1000;
     const profileDays = COLLECT_TARGETS * COLLECT_DAYS;
-    rows.push({ measurement: `collection: ${COLLECT_TARGETS} backfills × ${COLLECT_DAYS} days (daily + posts)`, n: profileDays, 'p50 ms': '-', 'p99 ms': '-', result: `${fmt(profileDays / s, 0)} profile-days/s (${fmt(s, 1)} s, prefetch ${cfg.jobsPrefetch}, 1 collector)` });
+    rows.push({
+      measurement: `collection: ${COLLECT_TARGETS} backfills × ${COLLECT_DAYS} days (daily + posts)`,
+      n: profileDays,
+      'p50 ms': '-',
+      'p99 ms': '-',
+      result: `${fmt(profileDays / s, 0)} profile-days/s (${fmt(s, 1)} s, prefetch ${cfg.jobsPrefetch}, 1 collector)`,
+    });
   } finally {
     await broker.close(1000);
     await collector.destroy();
@@ -210,7 +309,9 @@ try {
     await conn.close();
   }
 
-  console.log(`\ninsights: ${PROFILES} profiles × ${DAYS} days × ${METRICS} metrics stored (${buckets} daily month buckets), ${POSTS} posts of one profile; 1 connection, sequential\n`);
+  console.log(
+    `\ninsights: ${PROFILES} profiles × ${DAYS} days × ${METRICS} metrics stored (${buckets} daily month buckets), ${POSTS} posts of one profile; 1 connection, sequential\n`,
+  );
   console.log(table(rows, ['measurement', 'n', 'p50 ms', 'p99 ms', 'result']));
 } finally {
   await service.destroy();

@@ -32,7 +32,23 @@ const PROCESSES = ['gateway', 'media', 'media-worker'];
 function smallMp4() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-media-'));
   const out = path.join(dir, 'v.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30:duration=4', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', out]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=1280x720:rate=30:duration=4',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-movflags',
+    '+faststart',
+    out,
+  ]);
   const video = fs.readFileSync(out);
   fs.rmSync(dir, { recursive: true, force: true });
   return video;
@@ -55,8 +71,13 @@ async function main() {
   const small = smallMp4();
   const big = padded(small, SIZE);
   const pems = selfsigned.generate([{ name: 'commonName', value: 'bench CA' }], {
-    keySize: 2048, days: 1, algorithm: 'sha256',
-    extensions: [{ name: 'basicConstraints', cA: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    keySize: 2048,
+    days: 1,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+    ],
   });
   const caFile = path.join(os.tmpdir(), `bench-media-ca-${process.pid}.pem`);
   fs.writeFileSync(caFile, pems.cert);
@@ -125,12 +146,25 @@ async function bareRun(big, importUrl, ca) {
 
 /** The local S3-compatible store's settings (infra.sh), with a bucket of this run. */
 async function s3Env() {
-  const credFile = execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 's3-credentials']).toString().trim();
-  const creds = Object.fromEntries(fs.readFileSync(credFile, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=', 2)));
+  const credFile = execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 's3-credentials'])
+    .toString()
+    .trim();
+  const creds = Object.fromEntries(
+    fs
+      .readFileSync(credFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('=', 2)),
+  );
   const { S3Client, CreateBucketCommand } = require('@aws-sdk/client-s3');
   const endpoint = process.env.S3_ENDPOINT ?? 'http://127.0.0.1:7070';
   const bucket = `bench-${randomBytes(4).toString('hex')}`;
-  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: creds.S3_ACCESS_KEY_ID, secretAccessKey: creds.S3_SECRET_ACCESS_KEY } });
+  const client = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: creds.S3_ACCESS_KEY_ID, secretAccessKey: creds.S3_SECRET_ACCESS_KEY },
+  });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   return { env: { MEDIA_STORE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, ...creds }, cleanup: () => emptyBucket(client, bucket) };
 }
@@ -151,13 +185,24 @@ async function systemRun(store, { small, big, fileUrl, caFile, generations }) {
   // (`pnpm start`, another bench) would otherwise take this run's processing jobs.
   const vhost = `bench-media-${process.pid}-${store}`;
   const ctl = (...args) => execFileSync('rabbitmqctl', ['-q', ...args], { stdio: 'ignore', timeout: 60000 });
-  const amqp = process.env.AMQP_URL ? {} : (ctl('add_vhost', vhost), ctl('set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'), { AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}` });
-  const system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: 'warn', ...amqp, ...storeEnv.env }, ['media', 'media-worker', 'gateway']);
+  const amqp = process.env.AMQP_URL
+    ? {}
+    : (ctl('add_vhost', vhost),
+      ctl('set_permissions', '-p', vhost, 'guest', '.*', '.*', '.*'),
+      { AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${vhost}` });
+  const system = await TestSystem.start(
+    { IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: 'warn', ...amqp, ...storeEnv.env },
+    ['media', 'media-worker', 'gateway'],
+  );
   const gw = system.gatewayUrl;
   const pids = Object.fromEntries(PROCESSES.map((name) => [name, system.pid(name)]));
   const c = await system.admin(['workspace', 'create', '--name', 'bench', '--json']);
   const api = (method, p, body) =>
-    fetch(`${gw}/v2${p}`, { method, headers: { 'X-API-ID': c.apiId, 'X-API-KEY': c.apiKey, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    fetch(`${gw}/v2${p}`, {
+      method,
+      headers: { 'X-API-ID': c.apiId, 'X-API-KEY': c.apiKey, 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
   const viaGateway = (signed) => {
     const u = new URL(signed);
     return `${gw}${u.pathname}${u.search}`;
@@ -243,18 +288,49 @@ function report(bare, results) {
   console.log(`\nMedia transfer (${fmtMB(SIZE)} MP4, through the gateway) beside a bare Node server streaming to/from disk`);
   const rows = [];
   for (const r of results) {
-    rows.push({ store: r.store, case: 'signed upload (PUT transfer)', 'MB/s': mbps(r.up.putMs).toFixed(1), 'bare MB/s': mbps(bare.uploadMs).toFixed(1), 'of bare': vs(r.up.putMs, bare.uploadMs) });
-    rows.push({ store: r.store, case: 'confirm → SUCCESS', 'MB/s': `${(r.up.confirmMs / 1000).toFixed(2)} s`, 'bare MB/s': '-', 'of bare': '-' });
-    rows.push({ store: r.store, case: 'from-url import (to SUCCESS)', 'MB/s': mbps(r.imp.totalMs).toFixed(1), 'bare MB/s': mbps(bare.importMs).toFixed(1), 'of bare': vs(r.imp.totalMs, bare.importMs) });
-    rows.push({ store: r.store, case: 'signed download (GET path)', 'MB/s': mbps(r.down.totalMs).toFixed(1), 'bare MB/s': mbps(bare.downloadMs).toFixed(1), 'of bare': vs(r.down.totalMs, bare.downloadMs) });
+    rows.push({
+      store: r.store,
+      case: 'signed upload (PUT transfer)',
+      'MB/s': mbps(r.up.putMs).toFixed(1),
+      'bare MB/s': mbps(bare.uploadMs).toFixed(1),
+      'of bare': vs(r.up.putMs, bare.uploadMs),
+    });
+    rows.push({
+      store: r.store,
+      case: 'confirm → SUCCESS',
+      'MB/s': `${(r.up.confirmMs / 1000).toFixed(2)} s`,
+      'bare MB/s': '-',
+      'of bare': '-',
+    });
+    rows.push({
+      store: r.store,
+      case: 'from-url import (to SUCCESS)',
+      'MB/s': mbps(r.imp.totalMs).toFixed(1),
+      'bare MB/s': mbps(bare.importMs).toFixed(1),
+      'of bare': vs(r.imp.totalMs, bare.importMs),
+    });
+    rows.push({
+      store: r.store,
+      case: 'signed download (GET path)',
+      'MB/s': mbps(r.down.totalMs).toFixed(1),
+      'bare MB/s': mbps(bare.downloadMs).toFixed(1),
+      'of bare': vs(r.down.totalMs, bare.downloadMs),
+    });
   }
   console.table(rows);
-  console.log(`\nResident memory (RSS) per process: idle baseline after warm-up, peak during each ${fmtMB(SIZE)} flow, growth = peak − idle baseline`);
+  console.log(
+    `\nResident memory (RSS) per process: idle baseline after warm-up, peak during each ${fmtMB(SIZE)} flow, growth = peak − idle baseline`,
+  );
   const mem = [];
   for (const r of results) {
     for (const name of PROCESSES) {
       const row = { store: r.store, process: name, baseline: fmtMB(r.baseline[name]) };
-      for (const [flow, run] of [['upload', r.up], ['import', r.imp], ['download', r.down]]) row[`${flow} growth`] = fmtMB(run.peak[name] - r.baseline[name]);
+      for (const [flow, run] of [
+        ['upload', r.up],
+        ['import', r.imp],
+        ['download', r.down],
+      ])
+        row[`${flow} growth`] = fmtMB(run.peak[name] - r.baseline[name]);
       mem.push(row);
     }
   }
@@ -262,7 +338,9 @@ function report(bare, results) {
   const gen = results.find((r) => r.gen)?.gen;
   if (gen) {
     console.log(`\nImage generation (local provider, 1:1 standard 1024x1024, ${GENERATIONS} sequential requests)`);
-    console.table([{ p50: `${pct(gen, 50).toFixed(0)} ms`, p99: `${pct(gen, 99).toFixed(0)} ms`, max: `${Math.max(...gen).toFixed(0)} ms` }]);
+    console.table([
+      { p50: `${pct(gen, 50).toFixed(0)} ms`, p99: `${pct(gen, 99).toFixed(0)} ms`, max: `${Math.max(...gen).toFixed(0)} ms` },
+    ]);
   }
 }
 

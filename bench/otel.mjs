@@ -75,11 +75,15 @@ try {
       });
     }
   }
-  console.log(`\nGET /v2/labels/?take=20 through the gateway, ${ROUNDS} interleaved rounds of ${SECONDS} s; ${fmt(exported / 1e6, 1)} MB of spans exported\n`);
+  console.log(
+    `\nGET /v2/labels/?take=20 through the gateway, ${ROUNDS} interleaved rounds of ${SECONDS} s; ${fmt(exported / 1e6, 1)} MB of spans exported\n`,
+  );
   console.log(table(rows, ['tracing', 'connections', 'req/s', 'p50 ms', 'p99 ms', 'statuses']));
   const p50 = summary['latency:on'].p50 / summary['latency:off'].p50;
   const rps = summary['throughput:on'].rps / summary['throughput:off'].rps;
-  console.log(`\ntracing on / off: p50 x${fmt(p50, 2)} (+${fmt(summary['latency:on'].p50 - summary['latency:off'].p50, 3)} ms) at 1 connection; throughput x${fmt(rps, 2)} at ${CONNECTIONS} connections`);
+  console.log(
+    `\ntracing on / off: p50 x${fmt(p50, 2)} (+${fmt(summary['latency:on'].p50 - summary['latency:off'].p50, 3)} ms) at 1 connection; throughput x${fmt(rps, 2)} at ${CONNECTIONS} connections`,
+  );
 } finally {
   await Promise.all(Object.values(systems).map((s) => s.destroy()));
   sink.close();

@@ -40,7 +40,14 @@ async function createMany(headers, count, bodyOf, connections = CONNECTIONS) {
         const t0 = process.hrtime.bigint();
         await new Promise((resolve, reject) => {
           const req = http.request(
-            { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+            {
+              host: target.hostname,
+              port: target.port,
+              path: target.pathname,
+              method: 'POST',
+              agent,
+              headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+            },
             (res) => {
               let data = '';
               res.on('data', (d) => (data += d));
@@ -76,7 +83,13 @@ const postBody = (labelId) => (i) => ({
 
 try {
   const headers = await workspace('bench');
-  const label = await (await fetch(`${system.gatewayUrl}/v2/labels`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })).json();
+  const label = await (
+    await fetch(`${system.gatewayUrl}/v2/labels`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench' }),
+    })
+  ).json();
 
   console.error(`creating ${POSTS} posts in the measured workspace...`);
   const created = await createMany(headers, POSTS, postBody(label.id));

@@ -134,7 +134,7 @@ async function observe(creds, ids, dueAt, run) {
   await sleep(Math.max(0, dueAt.getTime() - Date.now()));
   const groups = cpuGroups();
   const cpuAtDue = cpuSnapshot(groups);
-  for (let total = 0; total < target; ) {
+  for (let total = 0; total < target;) {
     if (Date.now() > deadline) throw new Error(`only ${total - target + ids.length} of ${ids.length} published after 30 minutes`);
     await sleep(1000);
     total = (await sandbox('GET', '/sandbox/admin/published/count')).total;
@@ -195,7 +195,11 @@ try {
       const { items, failed, settledMs, cpu } = await observe(creds, ids, dueAt, run);
       const db = dbDelta(dbBefore, await dbCommands());
       const label = { scenario: sc.name, workers, 'concurrency/worker': sc.concurrency };
-      cpuRows.push({ ...label, window: `${cpu.window.toFixed(0)} s`, ...Object.fromEntries(Object.entries(cpu.seconds).map(([g, v]) => [g, `${((v / cpu.window) * 100).toFixed(0)}%`])) });
+      cpuRows.push({
+        ...label,
+        window: `${cpu.window.toFixed(0)} s`,
+        ...Object.fromEntries(Object.entries(cpu.seconds).map(([g, v]) => [g, `${((v / cpu.window) * 100).toFixed(0)}%`])),
+      });
       const lateness = items.map((it) => Date.parse(it.publishedAt) - dueAt.getTime()).sort((a, b) => a - b);
       const pct = (p) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
       const max = lateness[lateness.length - 1];
@@ -217,27 +221,41 @@ try {
         dbRows.push({
           ...label,
           posts: sc.posts,
-          ...Object.fromEntries([...db].filter(([k]) => !k.startsWith('network-sandbox|')).sort().map(([k, v]) => [k, (v / sc.posts).toFixed(2)])),
+          ...Object.fromEntries(
+            [...db]
+              .filter(([k]) => !k.startsWith('network-sandbox|'))
+              .sort()
+              .map(([k, v]) => [k, (v / sc.posts).toFixed(2)]),
+          ),
         });
       }
       progress(`${run}: ${JSON.stringify(rows[rows.length - 1])}`);
     }
-    if (throughput[1] && throughput[2]) ratios.push(`${sc.name} (${sc.concurrency} in flight per worker): ${(throughput[2] / throughput[1]).toFixed(2)}`);
+    if (throughput[1] && throughput[2])
+      ratios.push(`${sc.name} (${sc.concurrency} in flight per worker): ${(throughput[2] / throughput[1]).toFixed(2)}`);
   }
-  console.log(`\npublish: posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, through gateway, posts dispatcher, publisher workers, sandbox and results\n`);
+  console.log(
+    `\npublish: posts × 1 profile due at once, sandbox latency ${LATENCY_MS} ms, through gateway, posts dispatcher, publisher workers, sandbox and results\n`,
+  );
   console.log(table(rows, Object.keys(rows[0])));
   if (ratios.length > 0) console.log(`\nthroughput ratio 2 workers / 1 worker: ${ratios.join('; ')}`);
   if (dbRows.length > 0) {
     console.log('\ndatabase commands per publish, by process and command (1 worker):\n');
     const columns = [...new Set(dbRows.flatMap((r) => Object.keys(r)))];
-    console.log(table(dbRows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? '']))), columns));
+    console.log(
+      table(
+        dbRows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? '']))),
+        columns,
+      ),
+    );
   }
   console.log('\nCPU while publishing (100% = one core; the machine has 2):\n');
   console.log(table(cpuRows, Object.keys(cpuRows[0])));
   const published = await sandbox('GET', '/sandbox/admin/published');
   console.log(`\nsandbox: ${published.total} posts, ${published.duplicateClientKeys.length} client keys with more than one post`);
 } catch (err) {
-  for (const name of ['gateway', 'posts', 'publisher']) console.error(`--- last log lines of ${name}\n${system.logOf(name).slice(-15).join('\n')}`);
+  for (const name of ['gateway', 'posts', 'publisher'])
+    console.error(`--- last log lines of ${name}\n${system.logOf(name).slice(-15).join('\n')}`);
   throw err;
 } finally {
   for (const w of extraWorkers) await stopWorker(w);

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const available = readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').map((f) => f.slice(0, -4));
+const available = readdirSync(dir)
+  .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs')
+  .map((f) => f.slice(0, -4));
 const name = process.argv[2];
 if (!name || !available.includes(name)) {
   console.error(`Usage: pnpm bench <${available.join('|')}>`);

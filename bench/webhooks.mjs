@@ -23,13 +23,23 @@ const env0 = testEnv();
 const vhost = await createTestVhost(env0.AMQP_URL);
 const receiver = await startWebhookReceiver(['bench.example.test']);
 receiver.state.latencyMs = LATENCY_MS;
-const env = { ...env0, AMQP_URL: vhost.amqpUrl, WEBHOOKS_PORT: '0', WEBHOOKS_ALLOW_CIDRS: '127.0.0.1/32', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' };
+const env = {
+  ...env0,
+  AMQP_URL: vhost.amqpUrl,
+  WEBHOOKS_PORT: '0',
+  WEBHOOKS_ALLOW_CIDRS: '127.0.0.1/32',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
+};
 const service = await WebhooksService.create(loadWebhooksConfig(env), { ca: receiver.ca });
 const broker = await Broker.connect({ url: vhost.amqpUrl, connectionName: 'bench-webhooks', topology: domainEventsTopology() });
 const api = `http://127.0.0.1:${service.port}/v2`;
 
 async function endpoint(ws, path, eventTypes) {
-  const res = await fetch(`${api}/webhooks`, { method: 'POST', headers: internalHeaders('webhooks', ws), body: JSON.stringify({ url: `https://127.0.0.1:${receiver.port}${path}`, eventTypes }) });
+  const res = await fetch(`${api}/webhooks`, {
+    method: 'POST',
+    headers: internalHeaders('webhooks', ws),
+    body: JSON.stringify({ url: `https://127.0.0.1:${receiver.port}${path}`, eventTypes }),
+  });
   if (res.status !== 201) throw new Error(`POST /webhooks: ${res.status} ${await res.text()}`);
 }
 
@@ -41,7 +51,11 @@ async function run(name, path, publishAll) {
   await publishAll(ws);
   const published = performance.now();
   // Unique deliveries answered 200 (at least once: a retried attempt may reach the receiver twice).
-  await eventually(async () => new Set(receiver.received.filter((r) => r.url === path && r.answer === 200).map((r) => r.headers['webhook-id'])).size >= N, 300000, 20);
+  await eventually(
+    async () => new Set(receiver.received.filter((r) => r.url === path && r.answer === 200).map((r) => r.headers['webhook-id'])).size >= N,
+    300000,
+    20,
+  );
   const done = performance.now();
   const mine = receiver.received.slice(before).filter((r) => r.url === path);
   const ids = new Set(mine.map((r) => r.headers['webhook-id']));
@@ -60,12 +74,20 @@ const rows = [];
 try {
   // Warm-up: connections, indexes, JIT.
   await endpoint('bench-warm', '/warm', ['media.ready']);
-  await broker.publish(mediaReadyEvent, { mediaId: 'warm', kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: 'bench-warm' });
+  await broker.publish(
+    mediaReadyEvent,
+    { mediaId: 'warm', kind: 'IMAGE', readyAt: new Date().toISOString() },
+    { workspaceId: 'bench-warm' },
+  );
   await eventually(async () => receiver.received.some((r) => r.url === '/warm'), 30000, 20);
 
   rows.push(
     await run('media.ready', '/media', async (ws) => {
-      await Promise.all(Array.from({ length: N }, (_, i) => broker.publish(mediaReadyEvent, { mediaId: `m${i}`, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws })));
+      await Promise.all(
+        Array.from({ length: N }, (_, i) =>
+          broker.publish(mediaReadyEvent, { mediaId: `m${i}`, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws }),
+        ),
+      );
     }),
   );
   const POSTS = Math.max(1, Math.floor(N / 10));
@@ -74,13 +96,28 @@ try {
       const sends = [];
       for (let v = 0; v < N / POSTS; v++) {
         for (let p = 0; p < POSTS; p++) {
-          sends.push(broker.publish(postPublishedEvent, { postId: `post${p}`, profileId: `prof${v}`, net: 'generalNet', networkPostId: `n${p}-${v}`, publishedAt: new Date().toISOString(), postVersion: v + 1 }, { workspaceId: ws }));
+          sends.push(
+            broker.publish(
+              postPublishedEvent,
+              {
+                postId: `post${p}`,
+                profileId: `prof${v}`,
+                net: 'generalNet',
+                networkPostId: `n${p}-${v}`,
+                publishedAt: new Date().toISOString(),
+                postVersion: v + 1,
+              },
+              { workspaceId: ws },
+            ),
+          );
         }
       }
       await Promise.all(sends);
     }),
   );
-  console.log(`\n${N} webhook deliveries, receiver latency ${LATENCY_MS} ms (delivery prefetch ${loadWebhooksConfig(env).deliveryPrefetch})\n`);
+  console.log(
+    `\n${N} webhook deliveries, receiver latency ${LATENCY_MS} ms (delivery prefetch ${loadWebhooksConfig(env).deliveryPrefetch})\n`,
+  );
   console.log(table(rows, Object.keys(rows[0])));
 } finally {
   await broker.close(2000);

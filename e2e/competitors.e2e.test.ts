@@ -47,7 +47,17 @@ describe('profiles and competitors through the gateway', () => {
 
   it('connects a chosen account with profile connect', async () => {
     const c = await workspace();
-    const p = await system.admin(['profile', 'connect', '--workspace', c.workspaceId, '--net', 'photoNet', '--account', 'pn-own-2', '--json']);
+    const p = await system.admin([
+      'profile',
+      'connect',
+      '--workspace',
+      c.workspaceId,
+      '--net',
+      'photoNet',
+      '--account',
+      'pn-own-2',
+      '--json',
+    ]);
 
     expect(p).toMatchObject({ id: expect.any(String), username: 'brightside.media', net: { code: 'photoNet' }, statusLevel: 'OK' });
     expect((await call(c, 'GET', '/profiles')).body.total).toBe(10);
@@ -70,7 +80,11 @@ describe('profiles and competitors through the gateway', () => {
     expect(limited.body.error.code).toBe('PLAN_LIMIT_REACHED');
 
     const list = await call(c, 'GET', '/competitors');
-    expect(list.body).toMatchObject({ hasMore: false, total: 1, items: [{ id: added.body.id, statusLevel: 'ACTIVE', net: { code: 'photoNet', name: 'Photo Net' } }] });
+    expect(list.body).toMatchObject({
+      hasMore: false,
+      total: 1,
+      items: [{ id: added.body.id, statusLevel: 'ACTIVE', net: { code: 'photoNet', name: 'Photo Net' } }],
+    });
 
     const stranger = await workspace();
     expect((await call(stranger, 'DELETE', `/competitor/${added.body.id}`)).status).toBe(404);

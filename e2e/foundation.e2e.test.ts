@@ -28,7 +28,11 @@ const createLabel = (c: Creds, name: string) =>
 describe('credentials', () => {
   it('issues a key pair that works through the gateway, shown once and stored hashed', async () => {
     const c = await workspace();
-    expect(c).toEqual({ workspaceId: expect.stringMatching(/^ws_/), apiId: expect.stringMatching(/^aid_/), apiKey: expect.stringMatching(/^ask_/) });
+    expect(c).toEqual({
+      workspaceId: expect.stringMatching(/^ws_/),
+      apiId: expect.stringMatching(/^aid_/),
+      apiKey: expect.stringMatching(/^ask_/),
+    });
     expect((await fetch(`${gw}/labels/`, { headers: headers(c) })).status).toBe(200);
     const list = await system.admin(['workspace', 'list', '--json']);
     expect(JSON.stringify(list)).not.toContain(c.apiKey);
@@ -37,7 +41,11 @@ describe('credentials', () => {
 
   it('answers missing headers, an unknown id and a wrong key with identical 401 bodies', async () => {
     const c = await workspace();
-    const cases: Record<string, string>[] = [{}, { 'X-API-ID': 'aid_nope', 'X-API-KEY': c.apiKey }, { 'X-API-ID': c.apiId, 'X-API-KEY': 'ask_wrong' }];
+    const cases: Record<string, string>[] = [
+      {},
+      { 'X-API-ID': 'aid_nope', 'X-API-KEY': c.apiKey },
+      { 'X-API-ID': c.apiId, 'X-API-KEY': 'ask_wrong' },
+    ];
     const bodies = await Promise.all(
       cases.map(async (h) => {
         const res = await fetch(`${gw}/labels/`, { headers: h });

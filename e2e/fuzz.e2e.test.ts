@@ -36,7 +36,15 @@ interface Operation {
 }
 
 const doc: any = loadOpenApi();
-const resolve = (s: any): any => (s?.$ref ? resolve(s.$ref.replace(/^#\//, '').split('/').reduce((n: any, p: string) => n?.[p], doc)) : s);
+const resolve = (s: any): any =>
+  s?.$ref
+    ? resolve(
+        s.$ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce((n: any, p: string) => n?.[p], doc),
+      )
+    : s;
 
 /** A plausible value of a schema: required fields, first enum value, examples where given. */
 function sample(schema: any, depth = 0): Json {
@@ -61,7 +69,11 @@ function sample(schema: any, depth = 0): Json {
     case 'boolean':
       return true;
     case 'string':
-      return s.format === 'uri' ? 'https://example.com/a' : s.format === 'date-time' ? new Date(Date.now() + 86_400_000).toISOString() : 'fuzz';
+      return s.format === 'uri'
+        ? 'https://example.com/a'
+        : s.format === 'date-time'
+          ? new Date(Date.now() + 86_400_000).toISOString()
+          : 'fuzz';
     default:
       return null;
   }
@@ -95,9 +107,52 @@ interface FuzzRequest {
   body?: Buffer;
 }
 
-const BAD_IDS = ['%FF', '%C0%AE', '%00', 'a%00b', '%E0%A4%A', '..%2F..%2Fetc', '%2e%2e', 'x'.repeat(3000), '%F0%9F%98%80', '$where', '{}', '%25'];
-const BAD_QUERY = ['take=1e400', 'skip=-1', 'take=%00', 'since=%FF', 'take[$gt]=1', 'take[]=1&take[]=2', 'x=%00', 'query=%00', 'net=%C0%AE', 'labelIds=%00', 'take=99999999999999999999'];
-const BAD_VALUES: Json[] = ['a\u0000b', '\u0000', 'RAW:1e400', 'RAW:-1e400', 'RAW:1e308', -1, 0, 2 ** 53 + 1, 'x'.repeat(20000), { $where: 'sleep(1000)' }, { $gt: '' }, [], {}, null, true, Array(5000).fill(0), deep(200)];
+const BAD_IDS = [
+  '%FF',
+  '%C0%AE',
+  '%00',
+  'a%00b',
+  '%E0%A4%A',
+  '..%2F..%2Fetc',
+  '%2e%2e',
+  'x'.repeat(3000),
+  '%F0%9F%98%80',
+  '$where',
+  '{}',
+  '%25',
+];
+const BAD_QUERY = [
+  'take=1e400',
+  'skip=-1',
+  'take=%00',
+  'since=%FF',
+  'take[$gt]=1',
+  'take[]=1&take[]=2',
+  'x=%00',
+  'query=%00',
+  'net=%C0%AE',
+  'labelIds=%00',
+  'take=99999999999999999999',
+];
+const BAD_VALUES: Json[] = [
+  'a\u0000b',
+  '\u0000',
+  'RAW:1e400',
+  'RAW:-1e400',
+  'RAW:1e308',
+  -1,
+  0,
+  2 ** 53 + 1,
+  'x'.repeat(20000),
+  { $where: 'sleep(1000)' },
+  { $gt: '' },
+  [],
+  {},
+  null,
+  true,
+  Array(5000).fill(0),
+  deep(200),
+];
 
 function deep(levels: number): Json {
   let v: Json = 0;
@@ -141,7 +196,9 @@ function build(op: Operation, r: ReturnType<typeof rng>, auth: Record<string, st
       path += `?${r.pick(BAD_QUERY)}${op.query.length ? `&${r.pick(op.query)}=${r.pick(['%00', '%FF', '1e400', '-1', 'x'.repeat(5000)])}` : ''}`;
       break;
     case 'raw':
-      body = Buffer.from(r.pick(['{', '{"a":', 'null', '[]', '"str"', '\u0000', '{"a":1}{"b":2}', '\ufeff{}', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}']));
+      body = Buffer.from(
+        r.pick(['{', '{"a":', 'null', '[]', '"str"', '\u0000', '{"a":1}{"b":2}', '\ufeff{}', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}']),
+      );
       break;
     case 'encoding': {
       const enc = r.pick(['br', 'gzip', 'deflate', 'xyz', 'gzip, br', 'identity']);
@@ -152,7 +209,8 @@ function build(op: Operation, r: ReturnType<typeof rng>, auth: Record<string, st
       break;
     }
     case 'charset':
-      headers['content-type'] = `application/json; charset=${r.pick(['latin1', 'utf-16', 'utf-32', 'iso-8859-1', 'x-unknown', 'utf-16le'])}`;
+      headers['content-type'] =
+        `application/json; charset=${r.pick(['latin1', 'utf-16', 'utf-32', 'iso-8859-1', 'x-unknown', 'utf-16le'])}`;
       body ??= Buffer.from('{}');
       break;
     case 'headers': {
@@ -164,7 +222,11 @@ function build(op: Operation, r: ReturnType<typeof rng>, auth: Record<string, st
       headers['expect'] = r.pick(['200-ok', 'weird', '100-continue-not']);
       break;
     case 'oversized':
-      body = Buffer.from(`{"type":"LINK","links":[${Array(r.pick([30000, 120000])).fill('0').join(',')}]}`);
+      body = Buffer.from(
+        `{"type":"LINK","links":[${Array(r.pick([30000, 120000]))
+          .fill('0')
+          .join(',')}]}`,
+      );
       break;
   }
   if (body && !headers['content-type']) headers['content-type'] = 'application/json';
@@ -174,12 +236,17 @@ function build(op: Operation, r: ReturnType<typeof rng>, auth: Record<string, st
 function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<{ status: number; text: string; contentType: string | undefined }> {
   return new Promise((resolve, reject) => {
     const headers = { ...req.headers, ...(req.body ? { 'content-length': String(req.body.length) } : {}) };
-    const r = http.request({ host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent, timeout: 60_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), contentType: res.headers['content-type'] }));
-      res.on('error', reject);
-    });
+    const r = http.request(
+      { host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent, timeout: 60_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString(), contentType: res.headers['content-type'] }),
+        );
+        res.on('error', reject);
+      },
+    );
     r.on('timeout', () => r.destroy(new Error('no answer within 60 s')));
     r.on('error', reject);
     r.end(req.body);
@@ -236,14 +303,16 @@ it(`answers ${REQUESTS} mutated requests without a 5xx, every 4xx in our error b
       }
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       const problem = res.status >= 500 ? `status ${res.status}` : res.status >= 400 ? errorBodyProblem(res.text) : undefined;
-      if (problem) failures.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)} -> ${res.status} ${problem}: ${res.text.slice(0, 200)}`);
+      if (problem)
+        failures.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)} -> ${res.status} ${problem}: ${res.text.slice(0, 200)}`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   agent.destroy();
 
   // Every class was exercised, and the system answered more than errors.
-  for (const kind of ['valid', 'body', 'path', 'query', 'raw', 'encoding', 'charset', 'headers', 'expect', 'oversized']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(50);
+  for (const kind of ['valid', 'body', 'path', 'query', 'raw', 'encoding', 'charset', 'headers', 'expect', 'oversized'])
+    expect(kinds.get(kind) ?? 0).toBeGreaterThan(50);
   expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
   expect({ seed: SEED, failures }).toEqual({ seed: SEED, failures: [] });
   expect(i).toBeGreaterThanOrEqual(5000);

@@ -51,7 +51,16 @@ function sendAndDrop(c: Creds, method: string, path: string, body: unknown, key:
 
 describe('retries after a dropped connection', () => {
   it.each(['answered', 'sent'] as const)('create each resource once when the connection dropped once it was %s', async (when) => {
-    const c: Creds = await system.admin(['workspace', 'create', '--name', `idem-${when}`, '--plan', 'free', '--sandbox-profiles', '--json']);
+    const c: Creds = await system.admin([
+      'workspace',
+      'create',
+      '--name',
+      `idem-${when}`,
+      '--plan',
+      'free',
+      '--sandbox-profiles',
+      '--json',
+    ]);
     const api = apiClient(system, c);
     const marker = `m-${randomUUID()}`;
 
@@ -59,13 +68,21 @@ describe('retries after a dropped connection', () => {
     const retried = async (method: string, path: string, body: unknown) => {
       const key = randomUUID();
       await sendAndDrop(c, method, path, body, key, when);
-      const res = await api.request(method.toLowerCase() as 'post', path as '/labels', { body, params: { header: { 'Idempotency-Key': key } } } as never);
+      const res = await api.request(
+        method.toLowerCase() as 'post',
+        path as '/labels',
+        { body, params: { header: { 'Idempotency-Key': key } } } as never,
+      );
       return { response: res.response, data: res.data as any };
     };
 
     const label = await retried('POST', '/labels', { name: marker.slice(0, 40) });
     expect(label.response.status).toBe(201);
-    const post = await retried('POST', '/posts', { type: 'STATUS', captions: [{ plainText: marker, net: null }], publishAt: new Date(Date.now() + 86_400_000).toISOString() });
+    const post = await retried('POST', '/posts', {
+      type: 'STATUS',
+      captions: [{ plainText: marker, net: null }],
+      publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(post.response.status).toBe(201);
     const postId = post.data.id;
     const staged = await retried('PATCH', `/posts/${postId}/stage/submitTeamReview`, { comment: marker });

@@ -36,10 +36,14 @@ describe('insights through the gateway', () => {
     const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E insights', '--sandbox-profiles', '--json']);
     const gn = c.profiles.find((p) => p.net.code === 'generalNet')!;
 
-    const daily = await eventually(async () => {
-      const r = await call(c, 'GET', `/profile/${gn.id}/insights?since=${day(6)}&until=${day(1)}`);
-      return r.status === 200 && r.body.total === 6 ? r : undefined;
-    }, 60000, 500);
+    const daily = await eventually(
+      async () => {
+        const r = await call(c, 'GET', `/profile/${gn.id}/insights?since=${day(6)}&until=${day(1)}`);
+        return r.status === 200 && r.body.total === 6 ? r : undefined;
+      },
+      60000,
+      500,
+    );
     const dates = daily.body.items.map((i: { date: string }) => i.date);
     expect(dates).toEqual([...dates].sort().reverse());
     expect(dates[0]).toBe(`${day(1)}T00:00:00.000Z`);
@@ -63,10 +67,14 @@ describe('insights through the gateway', () => {
     expect(catalog.body.items.length).toBeGreaterThan(0);
     expect(catalog.body.items.every((m: { public: boolean }) => m.public)).toBe(true);
 
-    const daily = await eventually(async () => {
-      const r = await call(c, 'GET', `/competitor/${added.body.id}/insights?since=${day(3)}&until=${day(1)}`);
-      return r.status === 200 && r.body.total === 3 ? r : undefined;
-    }, 60000, 500);
+    const daily = await eventually(
+      async () => {
+        const r = await call(c, 'GET', `/competitor/${added.body.id}/insights?since=${day(3)}&until=${day(1)}`);
+        return r.status === 200 && r.body.total === 3 ? r : undefined;
+      },
+      60000,
+      500,
+    );
     const metrics = new Set(daily.body.items.flatMap((i: { insights: { metric: string }[] }) => i.insights.map((m) => m.metric)));
     const publicCodes = new Set(catalog.body.items.filter((m: { public: boolean }) => m.public).map((m: { metric: string }) => m.metric));
     for (const m of metrics) expect(publicCodes.has(m)).toBe(true);

@@ -11,7 +11,14 @@ let gw: string;
 
 beforeAll(async () => {
   vhost = await createTestVhost(testEnv()['AMQP_URL']!);
-  system = await TestSystem.start({ AMQP_URL: vhost.amqpUrl }, ['network-sandbox', 'posts', 'media', 'media-worker', 'competitors', 'gateway']);
+  system = await TestSystem.start({ AMQP_URL: vhost.amqpUrl }, [
+    'network-sandbox',
+    'posts',
+    'media',
+    'media-worker',
+    'competitors',
+    'gateway',
+  ]);
   gw = system.gatewayUrl;
   // Connecting sandbox profiles asks insights for a backfill; this vhost has no insights queue
   // unless one is declared, and competitors refuses an unroutable event.
@@ -52,9 +59,13 @@ const viaGateway = (signed: string) => {
 
 /** A JPEG through the three-step upload, processed by the worker. */
 async function uploadedImage(c: Creds): Promise<string> {
-  const file = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const file = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
   const { body: created } = await call(c, 'POST', '/media', { name: 'photo.jpg', destinationType: 'POST_MEDIA' });
-  expect((await fetch(viaGateway(created.uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file })).status).toBe(201);
+  expect(
+    (await fetch(viaGateway(created.uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file })).status,
+  ).toBe(201);
   expect((await call(c, 'PATCH', `/media/${created.id}`)).status).toBe(200);
   for (let i = 0; i < 300; i++) {
     const { body: media } = await call(c, 'GET', `/media/${created.id}`);

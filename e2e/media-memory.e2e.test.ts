@@ -92,7 +92,11 @@ describeOnLinux('memory of the media service and worker with a 128 MiB video', (
     const caFile = path.join(dir, 'ca.pem');
     await fs.promises.writeFile(caFile, tls.ca);
     // The test's own HTTPS server is on loopback: exactly that address is exempt from the import rules.
-    system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile }, ['media', 'media-worker', 'gateway']);
+    system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile }, [
+      'media',
+      'media-worker',
+      'gateway',
+    ]);
     pids = { media: system.pid('media')!, 'media-worker': system.pid('media-worker')! };
     creds = await system.admin(['workspace', 'create', '--name', 'memory', '--json']);
     // Warm-up with a small video, so the idle levels include loaded decoders, pools and compiled code.
@@ -129,7 +133,9 @@ describeOnLinux('memory of the media service and worker with a 128 MiB video', (
 
   it('serves the 128 MiB file at its signed address byte for byte with the service growing by less than half of it', async () => {
     expect(uploaded?.path).toBeDefined();
-    const expected = createHash('sha256').update(await fs.promises.readFile(bigFile)).digest('hex');
+    const expected = createHash('sha256')
+      .update(await fs.promises.readFile(bigFile))
+      .digest('hex');
 
     const { result: got, growthMB } = await growthDuring(async () => {
       const res = await fetch(viaGateway(uploaded.path));

@@ -44,7 +44,9 @@ async function settled(c: Creds, id: string) {
 describe('media through the gateway and the storage host', () => {
   it('uploads in three steps without an API key on the storage host, processes in the worker and serves signed files', async () => {
     const c = await workspace();
-    const file = await sharp({ create: { width: 720, height: 480, channels: 3, background: '#884422' } }).jpeg().toBuffer();
+    const file = await sharp({ create: { width: 720, height: 480, channels: 3, background: '#884422' } })
+      .jpeg()
+      .toBuffer();
 
     const created = await api(c, 'POST', '/media', { name: 'photo.jpg', destinationType: 'POST_MEDIA' });
     expect(created.status).toBe(201);
@@ -66,7 +68,11 @@ describe('media through the gateway and the storage host', () => {
     expect(confirmed.status).toBe(200);
     expect((await confirmed.json()).status).toBe('PROCESSING');
     const media = await settled(c, id);
-    expect(media).toMatchObject({ status: 'SUCCESS', type: 'image/jpeg', specs: { width: 720, height: 480, duration: null, fileSizeBytes: file.length } });
+    expect(media).toMatchObject({
+      status: 'SUCCESS',
+      type: 'image/jpeg',
+      specs: { width: 720, height: 480, duration: null, fileSizeBytes: file.length },
+    });
     const original = await fetch(viaGateway(media.path));
     expect(Buffer.from(await original.arrayBuffer()).equals(file)).toBe(true);
 
@@ -92,10 +98,17 @@ describe('media through the gateway and the storage host', () => {
 
   it('rejects a private fileUrl with 400 INVALID_FILE_URL and the reason', async () => {
     const c = await workspace();
-    const res = await api(c, 'POST', '/media/from-url', { name: 'x', destinationType: 'POST_MEDIA', fileUrl: 'https://169.254.169.254/latest/meta-data' });
+    const res = await api(c, 'POST', '/media/from-url', {
+      name: 'x',
+      destinationType: 'POST_MEDIA',
+      fileUrl: 'https://169.254.169.254/latest/meta-data',
+    });
     expect(res.status).toBe(400);
     const { error } = await res.json();
-    expect(error).toMatchObject({ code: 'INVALID_FILE_URL', details: [{ path: '/fileUrl', message: expect.stringMatching(/link-local/) }] });
+    expect(error).toMatchObject({
+      code: 'INVALID_FILE_URL',
+      details: [{ path: '/fileUrl', message: expect.stringMatching(/link-local/) }],
+    });
   });
 
   it('generates an image usable as a SUCCESS media, JPEG at the ratio size', async () => {

@@ -60,12 +60,24 @@ const viaGateway = (signed: string) => {
 
 async function workspace(): Promise<Creds & { profileId: string }> {
   const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E otel', '--json']);
-  const profile = await system.admin(['profile', 'connect', '--workspace', c.workspaceId, '--net', 'generalNet', '--account', 'gn-own-1', '--json']);
+  const profile = await system.admin([
+    'profile',
+    'connect',
+    '--workspace',
+    c.workspaceId,
+    '--net',
+    'generalNet',
+    '--account',
+    'gn-own-1',
+    '--json',
+  ]);
   return { ...c, profileId: profile.id };
 }
 
 async function uploadImage(c: Creds, requestId: string): Promise<string> {
-  const file = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const file = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
   const created = await call(c, 'POST', '/media', { body: { name: 'otel.jpg', destinationType: 'POST_MEDIA' } });
   expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
   const put = await fetch(viaGateway(created.body.uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file });
@@ -79,7 +91,8 @@ async function uploadImage(c: Creds, requestId: string): Promise<string> {
 /** The gateway's server span of the request with this id: the root of its trace. */
 const gatewaySpanOf = (requestId: string) =>
   eventually(
-    async () => receiver.spans.find((s) => s.service === 'gateway' && s.kind === SpanKinds.SERVER && s.attributes['request.id'] === requestId),
+    async () =>
+      receiver.spans.find((s) => s.service === 'gateway' && s.kind === SpanKinds.SERVER && s.attributes['request.id'] === requestId),
     30000,
     100,
   );
@@ -124,10 +137,14 @@ describe('OpenTelemetry traces through the whole system', () => {
 
     const scheduled = await call(c, 'PATCH', `/posts/${postId}/stage/schedule`, { requestId });
     expect(scheduled.status).toBe(200);
-    const post = await eventually(async () => {
-      const { body } = await call(c, 'GET', `/posts/${postId}`);
-      return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
-    }, 60000, 300);
+    const post = await eventually(
+      async () => {
+        const { body } = await call(c, 'GET', `/posts/${postId}`);
+        return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+      },
+      60000,
+      300,
+    );
     expect(post.stage).toBe('PUBLISHED');
 
     const root = await gatewaySpanOf(requestId);
@@ -135,18 +152,54 @@ describe('OpenTelemetry traces through the whole system', () => {
     expect(root.name).toMatch(/^PATCH/);
     const t = root.traceId;
     const postsServer = await spanIn(t, 'posts serving the request', (s) => s.service === 'posts' && s.kind === SpanKinds.SERVER);
-    const validation = await spanIn(t, 'competitors answering GetProfiles over gRPC', (s) => s.service === 'competitors' && s.kind === SpanKinds.SERVER && /GetProfiles/.test(s.name));
-    const dispatch = await spanIn(t, 'the dispatch', (s) => s.service === 'posts' && s.name === 'posts dispatch' && s.attributes['post.id'] === postId);
-    const job = await spanIn(t, 'the publish job published', (s) => s.service === 'posts' && s.kind === SpanKinds.PRODUCER && s.name === 'publish post.publish.requested');
-    const consumed = await spanIn(t, 'the publisher consuming the job', (s) => s.service === 'publisher' && s.kind === SpanKinds.CONSUMER && s.name === 'process post.publish.requested');
-    const credentials = await spanIn(t, 'competitors answering GetPublishCredentials', (s) => s.service === 'competitors' && s.kind === SpanKinds.SERVER && /GetPublishCredentials/.test(s.name));
+    const validation = await spanIn(
+      t,
+      'competitors answering GetProfiles over gRPC',
+      (s) => s.service === 'competitors' && s.kind === SpanKinds.SERVER && /GetProfiles/.test(s.name),
+    );
+    const dispatch = await spanIn(
+      t,
+      'the dispatch',
+      (s) => s.service === 'posts' && s.name === 'posts dispatch' && s.attributes['post.id'] === postId,
+    );
+    const job = await spanIn(
+      t,
+      'the publish job published',
+      (s) => s.service === 'posts' && s.kind === SpanKinds.PRODUCER && s.name === 'publish post.publish.requested',
+    );
+    const consumed = await spanIn(
+      t,
+      'the publisher consuming the job',
+      (s) => s.service === 'publisher' && s.kind === SpanKinds.CONSUMER && s.name === 'process post.publish.requested',
+    );
+    const credentials = await spanIn(
+      t,
+      'competitors answering GetPublishCredentials',
+      (s) => s.service === 'competitors' && s.kind === SpanKinds.SERVER && /GetPublishCredentials/.test(s.name),
+    );
     // posts asks media too (validation); this is the publisher's question.
     const fromPublisher = (s: ReceivedSpan) => chainOf(s, receiver.inTrace(t)).includes('publisher: process post.publish.requested');
-    const media = await spanIn(t, 'media answering BatchGetMedia for the publisher', (s) => s.service === 'media' && s.kind === SpanKinds.SERVER && /BatchGetMedia/.test(s.name) && fromPublisher(s));
+    const media = await spanIn(
+      t,
+      'media answering BatchGetMedia for the publisher',
+      (s) => s.service === 'media' && s.kind === SpanKinds.SERVER && /BatchGetMedia/.test(s.name) && fromPublisher(s),
+    );
     const adapter = await spanIn(t, 'the network adapter call', (s) => s.service === 'publisher' && s.name === 'generalNet publish');
-    const network = await spanIn(t, 'the sandbox serving the publish', (s) => s.service === 'network-sandbox' && s.kind === SpanKinds.SERVER && attr(s, 'http.request.method', 'http.method') === 'POST');
-    const result = await spanIn(t, 'the publisher reporting the outcome', (s) => s.service === 'publisher' && s.kind === SpanKinds.PRODUCER && s.name === 'publish post.publish.completed');
-    const applied = await spanIn(t, 'posts applying the result', (s) => s.service === 'posts' && s.kind === SpanKinds.CONSUMER && s.name === 'process post.publish.completed');
+    const network = await spanIn(
+      t,
+      'the sandbox serving the publish',
+      (s) => s.service === 'network-sandbox' && s.kind === SpanKinds.SERVER && attr(s, 'http.request.method', 'http.method') === 'POST',
+    );
+    const result = await spanIn(
+      t,
+      'the publisher reporting the outcome',
+      (s) => s.service === 'publisher' && s.kind === SpanKinds.PRODUCER && s.name === 'publish post.publish.completed',
+    );
+    const applied = await spanIn(
+      t,
+      'posts applying the result',
+      (s) => s.service === 'posts' && s.kind === SpanKinds.CONSUMER && s.name === 'process post.publish.completed',
+    );
     const trace = receiver.inTrace(t);
 
     // One tree: each hop hangs from the one that caused it, up to the gateway's span.
@@ -159,14 +212,24 @@ describe('OpenTelemetry traces through the whole system', () => {
     expect(chainOf(consumed, trace)[1]).toBe('posts: publish post.publish.requested');
     for (const served of [credentials, adapter]) expect(chainOf(served, trace)).toContain('publisher: process post.publish.requested');
     expect(chainOf(media, trace).at(-1)).toBe(`gateway: ${root.name}`);
-    expect(chainOf(network, trace)).toEqual(expect.arrayContaining(['publisher: generalNet publish', 'publisher: process post.publish.requested', 'posts: posts dispatch']));
+    expect(chainOf(network, trace)).toEqual(
+      expect.arrayContaining(['publisher: generalNet publish', 'publisher: process post.publish.requested', 'posts: posts dispatch']),
+    );
     expect(chainOf(result, trace)).toContain('publisher: process post.publish.requested');
-    expect(chainOf(applied, trace).slice(0, 2)).toEqual(['posts: process post.publish.completed', 'publisher: publish post.publish.completed']);
+    expect(chainOf(applied, trace).slice(0, 2)).toEqual([
+      'posts: process post.publish.completed',
+      'publisher: publish post.publish.completed',
+    ]);
     expect(chainOf(applied, trace).at(-1)).toBe(`gateway: ${root.name}`);
     // The dispatch came from the dispatcher's tick after the request had been answered, not from it.
     expect(dispatch.startNs).toBeGreaterThan(root.endNs);
     // The request id stays, beside the trace: on the spans of the request, the job and the network call.
-    expect([postsServer, dispatch, consumed, network].map((s) => s.attributes['request.id'])).toEqual([requestId, requestId, requestId, requestId]);
+    expect([postsServer, dispatch, consumed, network].map((s) => s.attributes['request.id'])).toEqual([
+      requestId,
+      requestId,
+      requestId,
+      requestId,
+    ]);
     expect(attr(network, 'http.response.status_code', 'http.status_code')).toBe(201);
     expect(receiver.refused).toEqual([]);
   }, 180000);
@@ -178,7 +241,11 @@ describe('OpenTelemetry traces through the whole system', () => {
     await uploadImage(c, requestId);
 
     const root = await gatewaySpanOf(requestId);
-    const processed = await spanIn(root.traceId, 'the media worker processing the file', (s) => s.service === 'media-worker' && s.kind === SpanKinds.CONSUMER);
+    const processed = await spanIn(
+      root.traceId,
+      'the media worker processing the file',
+      (s) => s.service === 'media-worker' && s.kind === SpanKinds.CONSUMER,
+    );
     expect(processed.name).toBe('process media.processing.requested');
     expect(chainOf(processed, receiver.inTrace(root.traceId)).at(-1)).toBe(`gateway: ${root.name}`);
   }, 120000);
@@ -193,9 +260,21 @@ describe('OpenTelemetry traces through the whole system', () => {
     expect(added.status).toBe(201);
 
     const root = await gatewaySpanOf(requestId);
-    const relayed = await spanIn(root.traceId, 'the outbox relay publishing the job', (s) => s.service === 'competitors' && s.name === 'publish insights.collection.requested');
-    const collected = await spanIn(root.traceId, 'the insights collector', (s) => s.service === 'insights-collector' && s.kind === SpanKinds.CONSUMER);
-    const metrics = await spanIn(root.traceId, 'the sandbox serving a metrics call', (s) => s.service === 'network-sandbox' && s.kind === SpanKinds.SERVER && /metrics/.test(String(attr(s, 'url.path', 'http.target'))));
+    const relayed = await spanIn(
+      root.traceId,
+      'the outbox relay publishing the job',
+      (s) => s.service === 'competitors' && s.name === 'publish insights.collection.requested',
+    );
+    const collected = await spanIn(
+      root.traceId,
+      'the insights collector',
+      (s) => s.service === 'insights-collector' && s.kind === SpanKinds.CONSUMER,
+    );
+    const metrics = await spanIn(
+      root.traceId,
+      'the sandbox serving a metrics call',
+      (s) => s.service === 'network-sandbox' && s.kind === SpanKinds.SERVER && /metrics/.test(String(attr(s, 'url.path', 'http.target'))),
+    );
     const trace = receiver.inTrace(root.traceId);
     expect(chainOf(relayed, trace)[1]).toBe('competitors: competitors outbox relay');
     expect(chainOf(collected, trace)[1]).toBe('competitors: publish insights.collection.requested');

@@ -53,10 +53,17 @@ describe('posts through the gateway', () => {
     const updated = await call(c, 'PUT', `/posts/${created.body.id}`, { publishAt: '2031-03-21T09:00:00.000Z' });
     expect(updated.body).toMatchObject({ stage: 'DRAFT', publishAt: '2031-03-21T09:00:00.000Z', labels: [label.body] });
 
-    expect((await call(c, 'PATCH', `/posts/${created.body.id}/stage/submitTeamReview`, { comment: 'ready?' })).body.stage).toBe('TEAM_REVIEW');
+    expect((await call(c, 'PATCH', `/posts/${created.body.id}/stage/submitTeamReview`, { comment: 'ready?' })).body.stage).toBe(
+      'TEAM_REVIEW',
+    );
     const approved = await call(c, 'PATCH', `/posts/${created.body.id}/stage/approveTeam`);
     expect(approved.body.stage).toBe('TEAM_APPROVED');
-    expect(approved.body.stageHistory.map((h: { operation: string }) => h.operation)).toEqual(['create', 'update', 'submitTeamReview', 'approveTeam']);
+    expect(approved.body.stageHistory.map((h: { operation: string }) => h.operation)).toEqual([
+      'create',
+      'update',
+      'submitTeamReview',
+      'approveTeam',
+    ]);
 
     const bad = await call(c, 'PATCH', `/posts/${created.body.id}/stage/approveClient`);
     expect(bad.status).toBe(409);
@@ -92,7 +99,15 @@ describe('posts through the gateway', () => {
     const c = await workspace();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await call(c, 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: `n${i}` }], publishAt: `2031-01-0${i + 1}T00:00:00.000Z` })).body.id);
+      ids.push(
+        (
+          await call(c, 'POST', '/posts', {
+            type: 'STATUS',
+            captions: [{ plainText: `n${i}` }],
+            publishAt: `2031-01-0${i + 1}T00:00:00.000Z`,
+          })
+        ).body.id,
+      );
     }
     const first = await call(c, 'GET', '/posts?take=3');
     const second = await call(c, 'GET', '/posts?skip=3&take=3');

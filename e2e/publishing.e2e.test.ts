@@ -79,7 +79,8 @@ beforeAll(async () => {
 afterEach(() => {
   if (process.env['E2E_DUMP_LOGS'] && system) {
     const state = expect.getState() as { currentTestName?: string };
-    for (const name of ['posts', 'publisher']) console.log(`--- ${name} (${state.currentTestName})\n${system.logOf(name).slice(-40).join('\n')}`);
+    for (const name of ['posts', 'publisher'])
+      console.log(`--- ${name} (${state.currentTestName})\n${system.logOf(name).slice(-40).join('\n')}`);
   }
 });
 
@@ -123,8 +124,17 @@ describe('publishing through the gateway', () => {
     const mine = await api.onNetwork(id);
     expect(mine.map((i) => i.clientKey).sort()).toEqual([`${id}:${gn}`, `${id}:${mb}`].sort());
     const byNet = Object.fromEntries(mine.map((i: any) => [i.net, i]));
-    expect(byNet.generalNet).toMatchObject({ type: 'STATUS', caption: 'Launch day for everyone', firstComment: 'Details inside', media: [], links: [] });
-    expect(byNet.microblogNet).toMatchObject({ caption: 'Launch day, short version', settings: expect.objectContaining({ replySettings: 'FOLLOWING', madeWithAi: true }) });
+    expect(byNet.generalNet).toMatchObject({
+      type: 'STATUS',
+      caption: 'Launch day for everyone',
+      firstComment: 'Details inside',
+      media: [],
+      links: [],
+    });
+    expect(byNet.microblogNet).toMatchObject({
+      caption: 'Launch day, short version',
+      settings: expect.objectContaining({ replySettings: 'FOLLOWING', madeWithAi: true }),
+    });
     for (const i of mine as any[]) {
       const late = Date.parse(i.publishedAt) - Date.parse(publishAt);
       expect(late).toBeGreaterThanOrEqual(0);
@@ -135,7 +145,8 @@ describe('publishing through the gateway', () => {
   it('unschedules before dispatch (no job), and publishes only the latest content of a post edited before its due time', async () => {
     const c = await api.workspace();
     const gn = api.profileOf(c, 'generalNet');
-    const mk = (text: string) => api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [gn], publishAt: inSeconds(8), captions: [{ plainText: text }] });
+    const mk = (text: string) =>
+      api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [gn], publishAt: inSeconds(8), captions: [{ plainText: text }] });
     const dropped = (await mk('never published')).body.id;
     const edited = (await mk('first draft')).body.id;
     await api.call(c, 'PATCH', `/posts/${dropped}/stage/schedule`);
@@ -151,14 +162,21 @@ describe('publishing through the gateway', () => {
     expect(await api.onNetwork(dropped)).toEqual([]);
     expect((await api.onNetwork(edited)).map((i) => i.caption)).toEqual(['final words']);
     expect(jobsOf(dropped)).toEqual([]);
-    expect((await api.call(c, 'GET', `/posts/${dropped}`)).body).toMatchObject({ stage: 'DRAFT', profiles: [{ publishStatus: 'CANCELLED' }] });
+    expect((await api.call(c, 'GET', `/posts/${dropped}`)).body).toMatchObject({
+      stage: 'DRAFT',
+      profiles: [{ publishStatus: 'CANCELLED' }],
+    });
   }, 120000);
 
   it('refuses to delete a post while it is being published', async () => {
     const c = await api.workspace();
     await api.sandbox('POST', '/sandbox/admin/latency', { publishMs: 2000 });
     try {
-      const created = await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [api.profileOf(c, 'generalNet')], captions: [{ plainText: 'slow one' }] });
+      const created = await api.call(c, 'POST', '/posts', {
+        type: 'STATUS',
+        profileIds: [api.profileOf(c, 'generalNet')],
+        captions: [{ plainText: 'slow one' }],
+      });
       await api.call(c, 'PATCH', `/posts/${created.body.id}/stage/publishNow`);
 
       const del = await api.call(c, 'DELETE', `/posts/${created.body.id}`);
@@ -176,7 +194,12 @@ describe('publishing through the gateway', () => {
     const cv = api.profileOf(c, 'conversationNet');
     const pro = api.profileOf(c, 'professionalNet');
     await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'revoked_token', net: 'conversationNet', operation: 'publish', count: 1 });
-    await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'reject_content', net: 'professionalNet', operation: 'publish', count: 1 });
+    await api.sandbox('POST', '/sandbox/admin/failures', {
+      kind: 'reject_content',
+      net: 'professionalNet',
+      operation: 'publish',
+      count: 1,
+    });
     await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'server_error', rate: 0.3, operation: 'publish', status: 503 });
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
@@ -196,7 +219,10 @@ describe('publishing through the gateway', () => {
         { publishStatus: 'FAILED', publishError: { code: 'NETWORK_AUTH_REVOKED', message: expect.stringContaining('token') } },
       ],
     });
-    expect(posts[1]).toMatchObject({ stage: 'PUBLISHED_FAILED', profiles: [{ publishStatus: 'PUBLISHED' }, { publishStatus: 'FAILED', publishError: { code: 'NETWORK_REJECTED' } }] });
+    expect(posts[1]).toMatchObject({
+      stage: 'PUBLISHED_FAILED',
+      profiles: [{ publishStatus: 'PUBLISHED' }, { publishStatus: 'FAILED', publishError: { code: 'NETWORK_REJECTED' } }],
+    });
     await eventually(async () => (await api.call(c, 'GET', '/profiles?net=conversationNet')).body.items[0]?.statusLevel === 'ERROR', 20000);
     const created = await api.createdPerProfile(ids);
     expect([...created.entries()].sort()).toEqual(ids.map((id) => [`${id}:${gn}`, 1]).sort()); // the revoked and the rejected created nothing
@@ -204,8 +230,16 @@ describe('publishing through the gateway', () => {
     const retried = await api.call(c, 'PATCH', `/posts/${ids[1]}/stage/retry`);
     expect(retried.status).toBe(200);
     expect(retried.body.profiles.map((p: any) => p.publishStatus)).toEqual(['PUBLISHED', 'PENDING']);
-    expect(await api.finalStage(c, ids[1]!)).toMatchObject({ stage: 'PUBLISHED', profiles: [{ publishStatus: 'PUBLISHED' }, { publishStatus: 'PUBLISHED', publishError: null }] });
-    expect([...(await api.createdPerProfile([ids[1]!])).entries()].sort()).toEqual([[`${ids[1]}:${gn}`, 1], [`${ids[1]}:${pro}`, 1]].sort());
+    expect(await api.finalStage(c, ids[1]!)).toMatchObject({
+      stage: 'PUBLISHED',
+      profiles: [{ publishStatus: 'PUBLISHED' }, { publishStatus: 'PUBLISHED', publishError: null }],
+    });
+    expect([...(await api.createdPerProfile([ids[1]!])).entries()].sort()).toEqual(
+      [
+        [`${ids[1]}:${gn}`, 1],
+        [`${ids[1]}:${pro}`, 1],
+      ].sort(),
+    );
   }, 200000);
 });
 
@@ -214,7 +248,14 @@ describe('a change racing the due time, with the publisher running', () => {
     const c = await api.workspace();
     const profiles = [api.profileOf(c, 'generalNet'), api.profileOf(c, 'professionalNet')];
     const dueAt = inSeconds(10);
-    const edited = (await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: profiles, publishAt: dueAt, captions: [{ plainText: 'old words' }] })).body.id;
+    const edited = (
+      await api.call(c, 'POST', '/posts', {
+        type: 'STATUS',
+        profileIds: profiles,
+        publishAt: dueAt,
+        captions: [{ plainText: 'old words' }],
+      })
+    ).body.id;
     expect((await api.call(c, 'PATCH', `/posts/${edited}/stage/schedule`)).status).toBe(200);
     await sleep(Date.parse(dueAt) - 800 - Date.now());
     // The edit checks the time, then validates with competitors, frozen past the due time.
@@ -244,7 +285,16 @@ describe('a change racing the due time, with the publisher running', () => {
       const dueAt = inSeconds(12);
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
-        ids.push((await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: profiles, publishAt: dueAt, captions: [{ plainText: `before ${i}` }] })).body.id);
+        ids.push(
+          (
+            await api.call(c, 'POST', '/posts', {
+              type: 'STATUS',
+              profileIds: profiles,
+              publishAt: dueAt,
+              captions: [{ plainText: `before ${i}` }],
+            })
+          ).body.id,
+        );
       }
       for (const id of ids) expect((await api.call(c, 'PATCH', `/posts/${id}/stage/schedule`)).status).toBe(200);
       // Half are edited, half unscheduled, each from 150 ms to 50 ms before the due time: some land
@@ -292,13 +342,24 @@ describe('outcomes the network leaves unknown', () => {
       await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'server_error', net, operation: 'lookupPublished', status: 503 });
     }
     try {
-      const id = (await api.call(c, 'POST', '/posts', { type: 'MEDIA', profileIds: profiles, captions: [{ plainText: 'lighthouse' }], medias: [{ mediaFiles: [{ mediaLibId: image.body.id }] }] })).body.id;
+      const id = (
+        await api.call(c, 'POST', '/posts', {
+          type: 'MEDIA',
+          profileIds: profiles,
+          captions: [{ plainText: 'lighthouse' }],
+          medias: [{ mediaFiles: [{ mediaLibId: image.body.id }] }],
+        })
+      ).body.id;
       expect((await api.call(c, 'PATCH', `/posts/${id}/stage/publishNow`)).status).toBe(200);
 
-      const unknown = await eventually(async () => {
-        const { body } = await api.call(c, 'GET', `/posts/${id}`);
-        return body.profiles.every((p: any) => p.publishError?.code === 'PUBLISH_OUTCOME_UNKNOWN') ? body : null;
-      }, 30000, 500);
+      const unknown = await eventually(
+        async () => {
+          const { body } = await api.call(c, 'GET', `/posts/${id}`);
+          return body.profiles.every((p: any) => p.publishError?.code === 'PUBLISH_OUTCOME_UNKNOWN') ? body : null;
+        },
+        30000,
+        500,
+      );
       expect(unknown).toMatchObject({ stage: 'SCHEDULED', profiles: [{ publishStatus: 'PENDING' }, { publishStatus: 'PENDING' }] });
       await sleep(12000); // past the settle time: nobody may call it FAILED while the network cannot say
       const still = (await api.call(c, 'GET', `/posts/${id}`)).body;
@@ -309,7 +370,13 @@ describe('outcomes the network leaves unknown', () => {
       await api.sandbox('DELETE', '/sandbox/admin/failures');
       const done = await api.finalStage(c, id, 60000);
 
-      expect(done).toMatchObject({ stage: 'PUBLISHED', profiles: [{ publishStatus: 'PUBLISHED', publishError: null }, { publishStatus: 'PUBLISHED', publishError: null }] });
+      expect(done).toMatchObject({
+        stage: 'PUBLISHED',
+        profiles: [
+          { publishStatus: 'PUBLISHED', publishError: null },
+          { publishStatus: 'PUBLISHED', publishError: null },
+        ],
+      });
       expect([...(await api.createdPerProfile([id])).values()]).toEqual([1, 1]);
     } finally {
       await api.sandbox('DELETE', '/sandbox/admin/failures');
@@ -318,17 +385,30 @@ describe('outcomes the network leaves unknown', () => {
 });
 
 describe('retries', () => {
-  it('waits out one account\'s Retry-After of an hour (capped) while 200 other posts publish without waiting behind it', async () => {
+  it("waits out one account's Retry-After of an hour (capped) while 200 other posts publish without waiting behind it", async () => {
     const c = await api.workspace();
     const gn = api.profileOf(c, 'generalNet');
     const pro = api.profileOf(c, 'professionalNet');
-    const limited = (await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [pro], captions: [{ plainText: 'rate limited' }] })).body.id;
-    await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'rate_limit', net: 'professionalNet', operation: 'publish', retryAfterSeconds: 3600, count: 1 });
+    const limited = (await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [pro], captions: [{ plainText: 'rate limited' }] }))
+      .body.id;
+    await api.sandbox('POST', '/sandbox/admin/failures', {
+      kind: 'rate_limit',
+      net: 'professionalNet',
+      operation: 'publish',
+      retryAfterSeconds: 3600,
+      count: 1,
+    });
     await api.call(c, 'PATCH', `/posts/${limited}/stage/publishNow`);
     await eventually(async () => (await api.sandbox('GET', '/sandbox/admin/failures')).items.length === 0, 20000); // it hit the limit
     // Every other post is turned away once too (the network did not act): their retries go through
     // the delay queues behind the hour-long wait.
-    await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'server_error', net: 'generalNet', operation: 'publish', status: 503, count: 200 });
+    await api.sandbox('POST', '/sandbox/admin/failures', {
+      kind: 'server_error',
+      net: 'generalNet',
+      operation: 'publish',
+      status: 503,
+      count: 200,
+    });
 
     const { ids } = await api.scheduleBatch(c, 200, [gn], 'on time');
 
@@ -352,7 +432,8 @@ describe('two posts processes dispatching', () => {
 
       await api.expectEachPublishedOnce(c, ids, profiles);
       const byRevision = new Map<string, number>();
-      for (const j of dispatched) if (ids.includes(j.postId)) byRevision.set(`${j.postId}:${j.profileId}`, (byRevision.get(`${j.postId}:${j.profileId}`) ?? 0) + 1);
+      for (const j of dispatched)
+        if (ids.includes(j.postId)) byRevision.set(`${j.postId}:${j.profileId}`, (byRevision.get(`${j.postId}:${j.profileId}`) ?? 0) + 1);
       expect([...byRevision.values()].every((n) => n === 1)).toBe(true); // each revision claimed by one replica only
       expect(system.logOf('posts-2').some((l) => l.includes('publish jobs dispatched'))).toBe(true); // both replicas took part
     } finally {
@@ -454,7 +535,12 @@ async function brokerOutageScenario(): Promise<OutageScenario> {
     // Due while the broker is down.
     const duringIds: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await o.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: profiles, publishAt: inSeconds(150), captions: [{ plainText: `due while down ${i}` }] });
+      const r = await o.call(c, 'POST', '/posts', {
+        type: 'STATUS',
+        profileIds: profiles,
+        publishAt: inSeconds(150),
+        captions: [{ plainText: `due while down ${i}` }],
+      });
       duringIds.push(r.body.id);
       expect((await o.call(c, 'PATCH', `/posts/${r.body.id}/stage/schedule`)).status).toBe(200);
     }

@@ -45,7 +45,10 @@ function forgeries(audience: string, ws: string): [string, string][] {
     ['alg none', forgeToken({ alg: 'none' }, claims)],
     ['a service key claiming to be the gateway', signTestToken('posts', audience, ws, { payload: { iss: 'gateway' } })],
     ['a service key under its own name', signTestToken('media', audience, ws)],
-    ['the gateway key for another audience', signTestToken('gateway', 'media', ws, { payload: { aud: audience === 'media' ? 'posts' : 'media' } })],
+    [
+      'the gateway key for another audience',
+      signTestToken('gateway', 'media', ws, { payload: { aud: audience === 'media' ? 'posts' : 'media' } }),
+    ],
     ['the gateway key, wrong issuer claim', signTestToken('gateway', audience, ws, { payload: { iss: 'social-gateway' } })],
     ['the gateway key, expired', signTestToken('gateway', audience, ws, { payload: { iat: now() - 300, exp: now() - 200 } })],
     ['the gateway key, a day long', signTestToken('gateway', audience, ws, { payload: { exp: now() + 86400 } })],
@@ -96,16 +99,30 @@ function rawCall(address: string, service: grpc.ServiceDefinition, method: strin
   const md = new grpc.Metadata();
   md.set('authorization', `Bearer ${token}`);
   return new Promise<{ code: number; details?: string; response?: any }>((resolve) => {
-    client.makeUnaryRequest(def.path, def.requestSerialize, def.responseDeserialize, request, md, { deadline: Date.now() + 5000 }, (err, response) => {
-      client.close();
-      resolve(err ? { code: err.code, details: err.details } : { code: 0, response });
-    });
+    client.makeUnaryRequest(
+      def.path,
+      def.requestSerialize,
+      def.responseDeserialize,
+      request,
+      md,
+      { deadline: Date.now() + 5000 },
+      (err, response) => {
+        client.close();
+        resolve(err ? { code: err.code, details: err.details } : { code: 0, response });
+      },
+    );
   });
 }
 
 describe('forged internal tokens over gRPC', () => {
   const credentials = (token: string) =>
-    rawCall(system.env['COMPETITORS_GRPC_URL']!, profilesServiceDefinition(), 'GetPublishCredentials', { profile_id: victim.profiles[0]!.id }, token);
+    rawCall(
+      system.env['COMPETITORS_GRPC_URL']!,
+      profilesServiceDefinition(),
+      'GetPublishCredentials',
+      { profile_id: victim.profiles[0]!.id },
+      token,
+    );
 
   it('GetPublishCredentials (a decrypted network token) answers only callers on its allow-list', async () => {
     for (const [what, token] of forgeries('competitors', victim.workspaceId)) {
@@ -115,7 +132,11 @@ describe('forged internal tokens over gRPC', () => {
     // Genuine keys of services that have no business with network tokens, and the gateway's.
     for (const issuer of ['gateway', 'posts', 'media'] as TestIssuer[]) {
       const r = await credentials(signTestToken(issuer, 'competitors', victim.workspaceId));
-      expect({ issuer, code: r.code, details: r.details }).toEqual({ issuer, code: grpc.status.UNAUTHENTICATED, details: `Invalid internal token: issuer ${issuer} not allowed here.` });
+      expect({ issuer, code: r.code, details: r.details }).toEqual({
+        issuer,
+        code: grpc.status.UNAUTHENTICATED,
+        details: `Invalid internal token: issuer ${issuer} not allowed here.`,
+      });
     }
     const ok = await credentials(signTestToken('publisher', 'competitors', victim.workspaceId));
     expect(ok.code).toBe(grpc.status.OK);
@@ -124,9 +145,21 @@ describe('forged internal tokens over gRPC', () => {
 
   it('ReadMediaFile and GetPostForPublishing refuse the gateway and other services', async () => {
     for (const issuer of ['gateway', 'posts', 'insights'] as TestIssuer[]) {
-      const media = await rawCall(system.env['MEDIA_GRPC_URL']!, mediaServiceDefinition(), 'BatchGetMedia', { ids: ['x'] }, signTestToken(issuer === 'posts' ? 'insights' : issuer, 'media', victim.workspaceId));
+      const media = await rawCall(
+        system.env['MEDIA_GRPC_URL']!,
+        mediaServiceDefinition(),
+        'BatchGetMedia',
+        { ids: ['x'] },
+        signTestToken(issuer === 'posts' ? 'insights' : issuer, 'media', victim.workspaceId),
+      );
       expect(media.code).toBe(grpc.status.UNAUTHENTICATED);
-      const post = await rawCall(system.env['POSTS_GRPC_URL']!, postsServiceDefinition(), 'GetPostForPublishing', { post_id: 'p', profile_id: 'x' }, signTestToken(issuer, 'posts', victim.workspaceId));
+      const post = await rawCall(
+        system.env['POSTS_GRPC_URL']!,
+        postsServiceDefinition(),
+        'GetPostForPublishing',
+        { post_id: 'p', profile_id: 'x' },
+        signTestToken(issuer, 'posts', victim.workspaceId),
+      );
       expect(post.code).toBe(grpc.status.UNAUTHENTICATED);
     }
   });
@@ -154,7 +187,10 @@ describe('forged signed storage addresses', () => {
 });
 
 describe('validation that does not grow with the body', () => {
-  const links = (bytes: number) => `{"type":"LINK","links":[${Array(Math.floor(bytes / 2)).fill('0').join(',')}]}`;
+  const links = (bytes: number) =>
+    `{"type":"LINK","links":[${Array(Math.floor(bytes / 2))
+      .fill('0')
+      .join(',')}]}`;
 
   it('answers huge invalid bodies with a small error while another workspace is served', async () => {
     const attacks = [

@@ -22,7 +22,12 @@ describe('start-up configuration', () => {
   it.each([
     ['gateway/dist/index.js', 'GATEWAY_PORT', 'abc', /GATEWAY_PORT must be integer/],
     ['services/posts/dist/index.js', 'POSTS_PORT', '70000', /POSTS_PORT must be <= 65535/],
-    ['gateway/dist/index.js', 'GATEWAY_JWT_PRIVATE_KEY', `gw-1:${Buffer.from('not a DER private key, only bytes').toString('base64')}`, /GATEWAY_JWT_PRIVATE_KEY does not hold a readable PKCS#8 private key/],
+    [
+      'gateway/dist/index.js',
+      'GATEWAY_JWT_PRIVATE_KEY',
+      `gw-1:${Buffer.from('not a DER private key, only bytes').toString('base64')}`,
+      /GATEWAY_JWT_PRIVATE_KEY does not hold a readable PKCS#8 private key/,
+    ],
     ['gateway/dist/index.js', 'PLANS', '{"free":{}}', /PLANS is not a valid plan table/],
   ])('%s refuses to start with a bad %s, naming it', async (entry, variable, value, message) => {
     const { code, output } = await start(entry, { [variable]: value });
@@ -62,23 +67,30 @@ describe('start-up with weak secrets', () => {
   // missed check shows as a different message, never as a hang.
   const base = { MONGO_URL: 'mongodb://127.0.0.1:1/', MONGO_CONNECT_TIMEOUT_MS: '500', NODE_ENV: 'production' };
 
-  it.each(SECRETS_OF)('%s refuses every published default, a short value and none, naming the variable', async (_name, entry, variables) => {
-    for (const variable of variables) {
-      const bad = variable === 'INTERNAL_JWT_PUBLIC_KEYS' ? ['', 'gateway:k:not-a-key'] : ['', 'x7Qp2Lm9', ...KNOWN_WEAK_SECRETS.slice(0, 3)];
-      for (const value of bad) {
-        const { code, output } = await start(entry, { ...base, [variable]: value });
+  it.each(SECRETS_OF)(
+    '%s refuses every published default, a short value and none, naming the variable',
+    async (_name, entry, variables) => {
+      for (const variable of variables) {
+        const bad =
+          variable === 'INTERNAL_JWT_PUBLIC_KEYS' ? ['', 'gateway:k:not-a-key'] : ['', 'x7Qp2Lm9', ...KNOWN_WEAK_SECRETS.slice(0, 3)];
+        for (const value of bad) {
+          const { code, output } = await start(entry, { ...base, [variable]: value });
 
-        expect(code).toBe(1);
-        expect(output).toContain(`Invalid configuration: ${variable}`);
+          expect(code).toBe(1);
+          expect(output).toContain(`Invalid configuration: ${variable}`);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('refuses a key pair generated for another issuer', async () => {
     // posts' key given to the gateway: the key id says posts, and services would refuse its tokens;
     // the gateway still starts (keys are opaque to it) but its tokens fail verification (covered by
     // the forged-token tests); what must hold here is that a malformed key never starts anything.
-    const { code, output } = await start('gateway/dist/index.js', { ...base, GATEWAY_JWT_PRIVATE_KEY: generateSigningKeyPair('posts').publicEntry });
+    const { code, output } = await start('gateway/dist/index.js', {
+      ...base,
+      GATEWAY_JWT_PRIVATE_KEY: generateSigningKeyPair('posts').publicEntry,
+    });
     expect(code).toBe(1);
     expect(output).toContain('Invalid configuration: GATEWAY_JWT_PRIVATE_KEY');
   });

@@ -81,7 +81,9 @@ async function hopsWithout(requestId: string, hops: Hop[]): Promise<string[]> {
 }
 
 async function uploadImage(c: Creds, requestId: string): Promise<string> {
-  const file = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const file = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
   const created = await call(c, 'POST', '/media', { body: { name: 'traced.jpg', destinationType: 'POST_MEDIA' } });
   // With the body, so a refusal says who refused and why (a 401 here was seen once, not reproduced).
   expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
@@ -100,55 +102,104 @@ async function uploadImage(c: Creds, requestId: string): Promise<string> {
  */
 async function workspace(): Promise<Creds & { profileId: string }> {
   const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E tracing', '--json']);
-  const profile = await system.admin(['profile', 'connect', '--workspace', c.workspaceId, '--net', 'generalNet', '--account', 'gn-own-1', '--json']);
+  const profile = await system.admin([
+    'profile',
+    'connect',
+    '--workspace',
+    c.workspaceId,
+    '--net',
+    'generalNet',
+    '--account',
+    'gn-own-1',
+    '--json',
+  ]);
   return { ...c, profileId: profile.id };
 }
 
 describe('one request id through the whole system', () => {
-
   // schedule: the jobs leave later, from the dispatcher's tick, with the id stored on the publish
   // task; publishNow: they leave at once, while the request is still being answered.
-  it.each(['schedule', 'publishNow'])('finds a %s in the gateway, posts, the publisher, the gRPC servers it called and the network sandbox', async (op) => {
-    const c = await workspace();
-    const mediaId = await uploadImage(c, `trace-upload-${randomUUID()}`);
-    const created = await call(c, 'POST', '/posts', {
-      body: {
-        type: 'MEDIA',
-        profileIds: [c.profileId],
-        captions: [{ plainText: `Traced from end to end (${op})` }],
-        medias: [{ mediaFiles: [{ mediaLibId: mediaId }] }],
-        ...(op === 'schedule' ? { publishAt: new Date(Date.now() + 8000).toISOString() } : {}),
-      },
-    });
-    expect(created.status).toBe(201);
-    const postId = created.body.id;
-    const requestId = `trace-${op}-${randomUUID()}`;
+  it.each(['schedule', 'publishNow'])(
+    'finds a %s in the gateway, posts, the publisher, the gRPC servers it called and the network sandbox',
+    async (op) => {
+      const c = await workspace();
+      const mediaId = await uploadImage(c, `trace-upload-${randomUUID()}`);
+      const created = await call(c, 'POST', '/posts', {
+        body: {
+          type: 'MEDIA',
+          profileIds: [c.profileId],
+          captions: [{ plainText: `Traced from end to end (${op})` }],
+          medias: [{ mediaFiles: [{ mediaLibId: mediaId }] }],
+          ...(op === 'schedule' ? { publishAt: new Date(Date.now() + 8000).toISOString() } : {}),
+        },
+      });
+      expect(created.status).toBe(201);
+      const postId = created.body.id;
+      const requestId = `trace-${op}-${randomUUID()}`;
 
-    const changed = await call(c, 'PATCH', `/posts/${postId}/stage/${op}`, { requestId });
-    expect([changed.status, changed.requestId]).toEqual([200, requestId]);
-    const post = await eventually(async () => {
-      const { body } = await call(c, 'GET', `/posts/${postId}`);
-      return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
-    }, 60000, 300);
-    expect(post.stage).toBe('PUBLISHED');
+      const changed = await call(c, 'PATCH', `/posts/${postId}/stage/${op}`, { requestId });
+      expect([changed.status, changed.requestId]).toEqual([200, requestId]);
+      const post = await eventually(
+        async () => {
+          const { body } = await call(c, 'GET', `/posts/${postId}`);
+          return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+        },
+        60000,
+        300,
+      );
+      expect(post.stage).toBe('PUBLISHED');
 
-    const stagePath = `/v2/posts/${postId}/stage/${op}`;
-    const missing = await hopsWithout(requestId, [
-      { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'PATCH', path: stagePath } },
-      { hop: 'proxied request', process: 'posts', line: { component: 'http:access', method: 'PATCH', path: stagePath, workspaceId: c.workspaceId } },
-      { hop: 'validation asks competitors (gRPC from posts)', process: 'competitors', line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetProfiles', caller: 'posts' } },
-      { hop: 'publish jobs dispatched', process: 'posts', line: { component: 'posts:dispatch', message: 'publish jobs dispatched', postId } },
-      // The job carries the revision's content, so the publisher does not ask posts for it.
-      { hop: 'job started (post.publish.requested correlationId)', process: 'publisher', line: { message: 'publish job started', job: new RegExp(`^${postId}:`) } },
-      { hop: 'credentials (gRPC from publisher)', process: 'competitors', line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetPublishCredentials', caller: 'publisher', code: 'OK' } },
-      { hop: 'media (gRPC from publisher)', process: 'media', line: { message: 'rpc', method: '/media.v1.MediaService/BatchGetMedia', caller: 'publisher', code: 'OK' } },
-      { hop: 'publish call (X-Request-Id)', process: 'network-sandbox', line: { component: 'http:access', method: 'POST', path: /^\/sandbox\/generalNet\/accounts\/[^/]+\/posts$/ } },
-      { hop: 'job outcome', process: 'publisher', line: { message: 'publish outcome reported', status: 'PUBLISHED' } },
-      { hop: 'result applied (post.publish.completed correlationId)', process: 'posts', line: { component: 'posts:results', message: 'publish result applied', postId, status: 'PUBLISHED' } },
-    ]);
+      const stagePath = `/v2/posts/${postId}/stage/${op}`;
+      const missing = await hopsWithout(requestId, [
+        { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'PATCH', path: stagePath } },
+        {
+          hop: 'proxied request',
+          process: 'posts',
+          line: { component: 'http:access', method: 'PATCH', path: stagePath, workspaceId: c.workspaceId },
+        },
+        {
+          hop: 'validation asks competitors (gRPC from posts)',
+          process: 'competitors',
+          line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetProfiles', caller: 'posts' },
+        },
+        {
+          hop: 'publish jobs dispatched',
+          process: 'posts',
+          line: { component: 'posts:dispatch', message: 'publish jobs dispatched', postId },
+        },
+        // The job carries the revision's content, so the publisher does not ask posts for it.
+        {
+          hop: 'job started (post.publish.requested correlationId)',
+          process: 'publisher',
+          line: { message: 'publish job started', job: new RegExp(`^${postId}:`) },
+        },
+        {
+          hop: 'credentials (gRPC from publisher)',
+          process: 'competitors',
+          line: { message: 'rpc', method: '/competitors.v1.ProfilesService/GetPublishCredentials', caller: 'publisher', code: 'OK' },
+        },
+        {
+          hop: 'media (gRPC from publisher)',
+          process: 'media',
+          line: { message: 'rpc', method: '/media.v1.MediaService/BatchGetMedia', caller: 'publisher', code: 'OK' },
+        },
+        {
+          hop: 'publish call (X-Request-Id)',
+          process: 'network-sandbox',
+          line: { component: 'http:access', method: 'POST', path: /^\/sandbox\/generalNet\/accounts\/[^/]+\/posts$/ },
+        },
+        { hop: 'job outcome', process: 'publisher', line: { message: 'publish outcome reported', status: 'PUBLISHED' } },
+        {
+          hop: 'result applied (post.publish.completed correlationId)',
+          process: 'posts',
+          line: { component: 'posts:results', message: 'publish result applied', postId, status: 'PUBLISHED' },
+        },
+      ]);
 
-    expect(missing).toEqual([]);
-  }, 180000);
+      expect(missing).toEqual([]);
+    },
+    180000,
+  );
 
   it('finds a media confirmation in the media worker that processed it', async () => {
     const c = await workspace();
@@ -176,8 +227,16 @@ describe('one request id through the whole system', () => {
     const missing = await hopsWithout(requestId, [
       { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'POST', path: '/v2/competitor' } },
       { hop: 'competitor added', process: 'competitors', line: { message: 'competitor added' } },
-      { hop: 'collection job (insights.collection.requested correlationId)', process: 'insights-collector', line: { message: 'collection done' } },
-      { hop: 'metrics calls of the collection (X-Request-Id)', process: 'network-sandbox', line: { component: 'http:access', method: 'GET', path: /\/metrics\/(daily|posts)$/ } },
+      {
+        hop: 'collection job (insights.collection.requested correlationId)',
+        process: 'insights-collector',
+        line: { message: 'collection done' },
+      },
+      {
+        hop: 'metrics calls of the collection (X-Request-Id)',
+        process: 'network-sandbox',
+        line: { component: 'http:access', method: 'GET', path: /\/metrics\/(daily|posts)$/ },
+      },
     ]);
     expect(missing).toEqual([]);
   }, 120000);

@@ -2,7 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { createTestVhost, eventually, startWebhookReceiver, testEnv, TestSystem, type TestVhost, type WebhookReceiver } from '@social/testkit';
+import {
+  createTestVhost,
+  eventually,
+  startWebhookReceiver,
+  testEnv,
+  TestSystem,
+  type TestVhost,
+  type WebhookReceiver,
+} from '@social/testkit';
 import { publishingClient, type Creds } from './support/publishing';
 
 // Webhooks through the whole system: a post published through the gateway reaches a real HTTPS
@@ -51,12 +59,20 @@ describe('webhooks through the gateway', () => {
     expect([refused.status, refused.body.error.code]).toEqual([400, 'INVALID_WEBHOOK_URL']);
 
     const profileId = profileOf(c, 'generalNet');
-    const created = await call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [profileId], captions: [{ plainText: 'Hello webhooks' }] });
+    const created = await call(c, 'POST', '/posts', {
+      type: 'STATUS',
+      profileIds: [profileId],
+      captions: [{ plainText: 'Hello webhooks' }],
+    });
     expect(created.status).toBe(201);
     const postId = created.body.id as string;
     expect((await call(c, 'PATCH', `/posts/${postId}/stage/publishNow`)).status).toBe(200);
 
-    const got = await eventually(async () => receiver.received.find((r) => r.url === '/e2e' && JSON.parse(r.body).type === 'post.published'), 60000, 200);
+    const got = await eventually(
+      async () => receiver.received.find((r) => r.url === '/e2e' && JSON.parse(r.body).type === 'post.published'),
+      60000,
+      200,
+    );
     const event = new Webhook(hook.body.secret).verify(got.body, got.headers) as any;
     expect(event).toMatchObject({
       type: 'post.published',
@@ -67,18 +83,30 @@ describe('webhooks through the gateway', () => {
     expect(post.body.stage).toBe('PUBLISHED');
 
     // The stage change to PUBLISHED follows the profile's result, never before it.
-    const stages = await eventually(async () => {
-      const mine = receiver.received.filter((r) => r.url === '/e2e').map((r) => JSON.parse(r.body));
-      return mine.some((b) => b.type === 'post.stage_changed' && b.data.to === 'PUBLISHED') ? mine : null;
-    }, 30000, 200);
+    const stages = await eventually(
+      async () => {
+        const mine = receiver.received.filter((r) => r.url === '/e2e').map((r) => JSON.parse(r.body));
+        return mine.some((b) => b.type === 'post.stage_changed' && b.data.to === 'PUBLISHED') ? mine : null;
+      },
+      30000,
+      200,
+    );
     const order = stages.filter((b) => b.data.postId === postId).map((b) => `${b.type}${b.data.to ? `:${b.data.to}` : ''}`);
     expect(order.indexOf('post.published')).toBeLessThan(order.indexOf('post.stage_changed:PUBLISHED'));
 
-    const log = await eventually(async () => {
-      const res = await call(c, 'GET', `/webhooks/${hook.body.id}/deliveries`);
-      return res.body.items?.some((d: any) => d.eventType === 'post.published' && d.status === 'DELIVERED') ? res.body : null;
-    }, 30000, 300);
-    expect(log.items.find((d: any) => d.eventType === 'post.published')).toMatchObject({ id: got.headers['webhook-id'], attempts: 1, responseStatusCode: 200 });
+    const log = await eventually(
+      async () => {
+        const res = await call(c, 'GET', `/webhooks/${hook.body.id}/deliveries`);
+        return res.body.items?.some((d: any) => d.eventType === 'post.published' && d.status === 'DELIVERED') ? res.body : null;
+      },
+      30000,
+      300,
+    );
+    expect(log.items.find((d: any) => d.eventType === 'post.published')).toMatchObject({
+      id: got.headers['webhook-id'],
+      attempts: 1,
+      responseStatusCode: 200,
+    });
 
     // Another workspace sees none of it.
     const other = await workspace('E2E webhooks other');

@@ -48,7 +48,8 @@ for (const file of markdownFiles(ROOT)) {
   for (const { target, line } of linksOf(fs.readFileSync(file, 'utf8'))) {
     const where = `${rel}:${line}`;
     if (/^https?:\/\//i.test(target)) {
-      if (!ALLOWED_WEB_LINKS.has(target)) problems.push(`${where}: web link ${target} (keep the content here, or add it to ALLOWED_WEB_LINKS with a reason)`);
+      if (!ALLOWED_WEB_LINKS.has(target))
+        problems.push(`${where}: web link ${target} (keep the content here, or add it to ALLOWED_WEB_LINKS with a reason)`);
       continue;
     }
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) {

@@ -53,7 +53,9 @@ module.exports = async function globalSetup() {
 // MEDIA_STORE=s3 without S3_ENDPOINT: the versitygw infra.sh runs, with the credentials it made.
 function useS3() {
   if (process.env.MEDIA_STORE !== 's3' || process.env.S3_ENDPOINT) return;
-  const file = execFileSync('bash', [path.join(__dirname, 'infra.sh'), 's3-credentials']).toString().trim();
+  const file = execFileSync('bash', [path.join(__dirname, 'infra.sh'), 's3-credentials'])
+    .toString()
+    .trim();
   for (const line of require('node:fs').readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const [k, v] = line.split('=', 2);
     process.env[k] ??= v;

@@ -70,7 +70,9 @@ export function ensureLocalSecrets() {
     const tmp = `${SECRETS_FILE}.${process.pid}.tmp`;
     writeFileSync(tmp, body, { mode: 0o600 });
     renameSync(tmp, SECRETS_FILE);
-    console.error(`${existed ? 'updated' : 'generated'} local secrets in ${path.relative(process.cwd(), SECRETS_FILE) || SECRETS_FILE} (mode 0600)`);
+    console.error(
+      `${existed ? 'updated' : 'generated'} local secrets in ${path.relative(process.cwd(), SECRETS_FILE) || SECRETS_FILE} (mode 0600)`,
+    );
   }
   const mode = statSync(SECRETS_FILE).mode & 0o777;
   if (mode & 0o077) {

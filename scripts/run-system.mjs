@@ -43,7 +43,9 @@ function pretty(name, color, line) {
     const { timestamp, level, message, service: _s, component, ...rest } = JSON.parse(line);
     const time = String(timestamp ?? '').slice(11, 23);
     const lvl = level === 'error' ? '\x1b[31mERR\x1b[0m' : level === 'warn' ? '\x1b[33mWRN\x1b[0m' : level.slice(0, 3).toUpperCase();
-    const fields = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`).join(' ');
+    const fields = Object.entries(rest)
+      .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : v}`)
+      .join(' ');
     return `${tag} ${time} ${lvl} [${component ?? '-'}] ${message}${fields ? ` ${fields}` : ''}`;
   } catch {
     return `${tag} ${line}`;
@@ -109,6 +111,13 @@ process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 function localS3Credentials() {
-  const file = execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 's3-credentials']).toString().trim();
-  return Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=', 2)));
+  const file = execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 's3-credentials'])
+    .toString()
+    .trim();
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('=', 2)),
+  );
 }

@@ -14,7 +14,14 @@ export async function load({ url, headers = {}, method = 'GET', body, connection
       const start = process.hrtime.bigint();
       const req = http.request(
         // headers may be a function, for a header that differs per request (an Idempotency-Key).
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers: typeof headers === 'function' ? headers() : headers, agent },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method,
+          headers: typeof headers === 'function' ? headers() : headers,
+          agent,
+        },
         (res) => {
           res.on('data', () => {});
           res.on('end', () => {
@@ -49,7 +56,9 @@ export async function load({ url, headers = {}, method = 'GET', body, connection
 export function table(rows, columns) {
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
   const line = (cells) => `| ${cells.map((v, i) => String(v).padEnd(widths[i])).join(' | ')} |`;
-  return [line(columns), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(columns.map((c) => r[c])))].join('\n');
+  return [line(columns), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map((r) => line(columns.map((c) => r[c])))].join(
+    '\n',
+  );
 }
 
 export const fmt = (n, digits = 2) => Number(n).toFixed(digits);

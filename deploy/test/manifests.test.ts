@@ -139,7 +139,10 @@ function checkManifests(docs: K8s[]): void {
     const labels = podLabels(dep);
     const podSpec = dep['spec']['template']['spec'];
     // Selector and labels.
-    expect({ name, selectorMatchesTemplate: selects(dep['spec']['selector']['matchLabels'], labels) }).toEqual({ name, selectorMatchesTemplate: true });
+    expect({ name, selectorMatchesTemplate: selects(dep['spec']['selector']['matchLabels'], labels) }).toEqual({
+      name,
+      selectorMatchesTemplate: true,
+    });
     expect(labels['app.kubernetes.io/name']).toBe(name);
     expect(labels['app.kubernetes.io/part-of']).toBe('social-api');
     const services = ofKind(docs, 'Service').filter((s) => selects(s['spec']['selector'], labels));
@@ -149,7 +152,10 @@ function checkManifests(docs: K8s[]): void {
     // An autoscaler owns the replica count; a fixed one would fight it on every apply.
     if (scaled.has(name)) expect({ name, replicas: dep['spec']['replicas'] }).toEqual({ name, replicas: undefined });
     // A PodDisruptionBudget per workload.
-    expect({ name, pdbs: ofKind(docs, 'PodDisruptionBudget').filter((p) => selects(p['spec']['selector']['matchLabels'], labels)).length }).toEqual({
+    expect({
+      name,
+      pdbs: ofKind(docs, 'PodDisruptionBudget').filter((p) => selects(p['spec']['selector']['matchLabels'], labels)).length,
+    }).toEqual({
       name,
       pdbs: 1,
     });
@@ -161,7 +167,10 @@ function checkManifests(docs: K8s[]): void {
 
     for (const c of containersOf(dep)) {
       const where = `${name}/${c['name']}`;
-      expect({ where, image: c['image'] }).toEqual({ where, image: expect.stringMatching(new RegExp(`^${IMAGE_REPO}/${name}(:[\\w.-]+)?$`)) });
+      expect({ where, image: c['image'] }).toEqual({
+        where,
+        image: expect.stringMatching(new RegExp(`^${IMAGE_REPO}/${name}(:[\\w.-]+)?$`)),
+      });
       // Probes: HTTP readiness and liveness; gRPC servers also the native gRPC probe on their gRPC port.
       expect({ where, readiness: c['readinessProbe']?.['httpGet']?.['path'] }).toEqual({ where, readiness: '/readyz' });
       expect({ where, liveness: c['livenessProbe']?.['httpGet']?.['path'] }).toEqual({ where, liveness: '/healthz' });
@@ -182,7 +191,12 @@ function checkManifests(docs: K8s[]): void {
       // Hardened container, with a writable /tmp only.
       expect({ where, securityContext: c['securityContext'] }).toMatchObject({
         where,
-        securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true, capabilities: { drop: ['ALL'] } },
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          runAsNonRoot: true,
+          capabilities: { drop: ['ALL'] },
+        },
       });
       const tmp = (c['volumeMounts'] ?? []).find((m: K8s) => m['mountPath'] === '/tmp');
       expect({ where, tmpIsEmptyDir: tmp !== undefined && emptyDirs.has(tmp['name']) }).toEqual({ where, tmpIsEmptyDir: true });
@@ -195,7 +209,11 @@ function checkManifests(docs: K8s[]): void {
       for (const e of (c['env'] ?? []) as K8s[]) {
         if (e['valueFrom']?.['secretKeyRef']) expect(e['valueFrom']['secretKeyRef']['name']).toBe(SECRET_NAME);
         if (SECRET_KEYS.includes(e['name'])) {
-          expect({ where, env: e['name'], from: e['valueFrom']?.['secretKeyRef']?.['key'] }).toEqual({ where, env: e['name'], from: e['name'] });
+          expect({ where, env: e['name'], from: e['valueFrom']?.['secretKeyRef']?.['key'] }).toEqual({
+            where,
+            env: e['name'],
+            from: e['name'],
+          });
         }
       }
     }
@@ -228,16 +246,31 @@ function checkManifests(docs: K8s[]): void {
 
   // Network policies: default deny, and every policy and peer names a workload that exists.
   const policies = ofKind(docs, 'NetworkPolicy');
-  expect(policies.some((p) => Object.keys(p['spec']['podSelector']).length === 0 && p['spec']['policyTypes'].length === 2 && !p['spec']['ingress'] && !p['spec']['egress'])).toBe(true);
+  expect(
+    policies.some(
+      (p) =>
+        Object.keys(p['spec']['podSelector']).length === 0 &&
+        p['spec']['policyTypes'].length === 2 &&
+        !p['spec']['ingress'] &&
+        !p['spec']['egress'],
+    ),
+  ).toBe(true);
   for (const p of policies) {
     const selector = p['spec']['podSelector']['matchLabels'];
     if (selector === undefined) continue;
-    expect({ policy: nameOf(p), selectsWorkload: workloadLabels.some((l) => selects(selector, l)) }).toEqual({ policy: nameOf(p), selectsWorkload: true });
+    expect({ policy: nameOf(p), selectsWorkload: workloadLabels.some((l) => selects(selector, l)) }).toEqual({
+      policy: nameOf(p),
+      selectsWorkload: true,
+    });
     for (const rule of [...(p['spec']['ingress'] ?? []), ...(p['spec']['egress'] ?? [])] as K8s[]) {
       for (const peer of [...(rule['from'] ?? []), ...(rule['to'] ?? [])] as K8s[]) {
         if (!peer['podSelector'] || peer['namespaceSelector']) continue;
         const peers = deployments.filter((d) => selects(peer['podSelector']['matchLabels'], podLabels(d)));
-        expect({ policy: nameOf(p), peer: peer['podSelector'], exists: peers.length > 0 }).toEqual({ policy: nameOf(p), peer: peer['podSelector'], exists: true });
+        expect({ policy: nameOf(p), peer: peer['podSelector'], exists: peers.length > 0 }).toEqual({
+          policy: nameOf(p),
+          peer: peer['podSelector'],
+          exists: true,
+        });
         // Named ports must exist on the peer (egress) or on the policy's own pods (ingress).
         const owners = rule['to'] ? peers : deployments.filter((d) => selects(selector, podLabels(d)));
         for (const port of (rule['ports'] ?? []) as K8s[]) {
@@ -259,7 +292,8 @@ function checkManifests(docs: K8s[]): void {
   // Every Ingress backend is a Service that exists.
   for (const ing of ofKind(docs, 'Ingress')) {
     for (const rule of ing['spec']['rules'] as K8s[]) {
-      for (const p of rule['http']['paths'] as K8s[]) expect(ofKind(docs, 'Service').map(nameOf)).toContain(p['backend']['service']['name']);
+      for (const p of rule['http']['paths'] as K8s[])
+        expect(ofKind(docs, 'Service').map(nameOf)).toContain(p['backend']['service']['name']);
     }
   }
 }
@@ -281,20 +315,27 @@ describe('Kubernetes manifests (deploy/)', () => {
     for (const t of assembled.targets) {
       // kustomize reads a target name as an anchored regular expression.
       const hits = assembled.resources.filter((r) => (!t.kind || r['kind'] === t.kind) && new RegExp(`^(?:${t.name})$`).test(nameOf(r)));
-      expect({ in: path.relative(DEPLOY, t.in), target: t, hits: hits.length > 0 }).toEqual({ in: path.relative(DEPLOY, t.in), target: t, hits: true });
+      expect({ in: path.relative(DEPLOY, t.in), target: t, hits: hits.length > 0 }).toEqual({
+        in: path.relative(DEPLOY, t.in),
+        target: t,
+        hits: true,
+      });
     }
   });
 
   it('has no manifest that no kustomization uses, except the marked secret example', () => {
     const used = new Set(overlays.flatMap((o) => o.assembled.files));
-    for (const c of readdirSync(path.join(DEPLOY, 'components'))) for (const f of assemble(path.join(DEPLOY, 'components', c)).files) used.add(f);
+    for (const c of readdirSync(path.join(DEPLOY, 'components')))
+      for (const f of assemble(path.join(DEPLOY, 'components', c)).files) used.add(f);
     const all = (dir: string): string[] =>
       readdirSync(dir).flatMap((f) => {
         const p = path.join(dir, f);
         return statSync(p).isDirectory() ? all(p) : /\.ya?ml$/.test(f) ? [p] : [];
       });
 
-    const unused = all(DEPLOY).filter((f) => !used.has(f)).map((f) => path.relative(DEPLOY, f));
+    const unused = all(DEPLOY)
+      .filter((f) => !used.has(f))
+      .map((f) => path.relative(DEPLOY, f));
 
     expect(unused).toEqual(['base/secret.example.yaml']);
     expect(readFileSync(path.join(DEPLOY, 'base/secret.example.yaml'), 'utf8')).toMatch(/^# EXAMPLE ONLY/);

@@ -31,7 +31,8 @@ export function publishingClient(system: TestSystem) {
     if (res.status >= 400) throw new Error(`sandbox ${method} ${path}: ${res.status} ${text}`);
     return text ? (JSON.parse(text) as any) : undefined;
   };
-  const workspace = (name = 'E2E publishing'): Promise<Creds> => system.admin(['workspace', 'create', '--name', name, '--sandbox-profiles', '--json']);
+  const workspace = (name = 'E2E publishing'): Promise<Creds> =>
+    system.admin(['workspace', 'create', '--name', name, '--sandbox-profiles', '--json']);
   const profileOf = (c: Creds, net: string) => c.profiles.find((p) => p.net.code === net)!.id;
 
   /**
@@ -52,10 +53,14 @@ export function publishingClient(system: TestSystem) {
     (await sandbox('GET', `/sandbox/admin/published?clientKeyPrefix=${encodeURIComponent(`${postId}:`)}`)).items;
 
   const finalStage = async (c: Creds, id: string, timeoutMs = 60000) =>
-    eventually(async () => {
-      const { body } = await call(c, 'GET', `/posts/${id}`);
-      return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
-    }, timeoutMs, 500);
+    eventually(
+      async () => {
+        const { body } = await call(c, 'GET', `/posts/${id}`);
+        return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+      },
+      timeoutMs,
+      500,
+    );
 
   /**
    * N posts on the given profiles, scheduled through the gateway for one moment a little ahead;
@@ -69,7 +74,12 @@ export function publishingClient(system: TestSystem) {
       Array.from({ length: 8 }, async () => {
         while (next < N) {
           const i = next++;
-          const r = await call(c, 'POST', '/posts', { type: 'STATUS', profileIds: profiles, publishAt: inSeconds(3600), captions: [{ plainText: `${caption} ${i}` }] });
+          const r = await call(c, 'POST', '/posts', {
+            type: 'STATUS',
+            profileIds: profiles,
+            publishAt: inSeconds(3600),
+            captions: [{ plainText: `${caption} ${i}` }],
+          });
           if (r.status !== 201) throw new Error(`POST /posts: ${r.status} ${JSON.stringify(r.body)}`);
           ids[i] = r.body.id;
         }
@@ -83,7 +93,10 @@ export function publishingClient(system: TestSystem) {
       Array.from({ length: 8 }, async () => {
         while (next < N) {
           const id = ids[next++]!;
-          for (const [method, path, body] of [['PUT', `/posts/${id}`, { publishAt: dueAt }], ['PATCH', `/posts/${id}/stage/schedule`, undefined]] as const) {
+          for (const [method, path, body] of [
+            ['PUT', `/posts/${id}`, { publishAt: dueAt }],
+            ['PATCH', `/posts/${id}/stage/schedule`, undefined],
+          ] as const) {
             const r = await call(c, method, path, body);
             if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
           }

@@ -89,7 +89,11 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use(docsRouter('/v2'));
 
   app.use('/v2', authenticate(deps.authenticator), rateLimit(deps.rateLimiter, deps.limitFor), route, checkBody(deps.bodyLimitBytes));
-  if (deps.idempotency) app.use('/v2', idempotency(deps.idempotency, (path) => bodyLimitFor(path, deps.bodyLimitBytes)));
+  if (deps.idempotency)
+    app.use(
+      '/v2',
+      idempotency(deps.idempotency, (path) => bodyLimitFor(path, deps.bodyLimitBytes)),
+    );
   app.use('/v2', (req: Request, res: Response, next: NextFunction) => {
     const upstream = req.upstream!;
     const principal = req.principal!;

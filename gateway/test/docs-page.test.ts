@@ -28,7 +28,15 @@ describeWithChromium('the documentation page in headless Chromium', () => {
     origin = `http://127.0.0.1:${gateway.port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
 
@@ -59,7 +67,10 @@ describeWithChromium('the documentation page in headless Chromium', () => {
       for (const method of ['post']) if (item[method]) expected.push(`${method.toUpperCase()} ${event}`);
     }
     const listed = await page.$$eval('.opblock', (blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      blocks.map(
+        (b) =>
+          `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+      ),
     );
     expect(listed.sort()).toEqual(expected.sort());
 

@@ -109,7 +109,10 @@ describe('gateway authentication', () => {
       issuer: 'gateway',
     });
     // Signed with the gateway's Ed25519 key: nothing a service holds could have made it.
-    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'EdDSA', kid: expect.stringMatching(/^gateway-/) });
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toMatchObject({
+      alg: 'EdDSA',
+      kid: expect.stringMatching(/^gateway-/),
+    });
   });
 
   it('refuses a revoked key at once, even when it was cached in Redis and in process', async () => {

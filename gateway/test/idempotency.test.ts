@@ -184,7 +184,11 @@ describe('idempotency keys', () => {
     const c = await workspace();
     const res = await fetch(`${base}/labels`, {
       method: 'POST',
-      headers: { ...c, 'content-type': 'application/json', 'Idempotency-Key': encodeURI(key) === key ? key : Buffer.from(key).toString('latin1') },
+      headers: {
+        ...c,
+        'content-type': 'application/json',
+        'Idempotency-Key': encodeURI(key) === key ? key : Buffer.from(key).toString('latin1'),
+      },
       body: JSON.stringify({ name: 'x' }),
     });
     expect(res.status).toBe(400);

@@ -58,14 +58,21 @@ describe('profile commands', () => {
   });
 
   it('connects a profile of an existing workspace and prints it as JSON', async () => {
-    const out = await runCommand(parseArgs(['profile', 'connect', '--workspace', 'ws_1', '--net', 'generalNet', '--account', 'gn-own-1', '--json']), deps());
+    const out = await runCommand(
+      parseArgs(['profile', 'connect', '--workspace', 'ws_1', '--net', 'generalNet', '--account', 'gn-own-1', '--json']),
+      deps(),
+    );
     expect(JSON.parse(out)).toEqual(profile);
     expect(calls).toEqual(['connect ws_1 generalNet gn-own-1']);
   });
 
   it('refuses to connect a profile to an unknown workspace, or without the required options', async () => {
-    await expect(runCommand(parseArgs(['profile', 'connect', '--workspace', 'ws_x', '--net', 'generalNet', '--account', 'a']), deps())).rejects.toThrow(/No workspace ws_x/);
-    await expect(runCommand(parseArgs(['profile', 'connect', '--workspace', 'ws_1', '--net', 'generalNet']), deps())).rejects.toThrow(/--account is required/);
+    await expect(
+      runCommand(parseArgs(['profile', 'connect', '--workspace', 'ws_x', '--net', 'generalNet', '--account', 'a']), deps()),
+    ).rejects.toThrow(/No workspace ws_x/);
+    await expect(runCommand(parseArgs(['profile', 'connect', '--workspace', 'ws_1', '--net', 'generalNet']), deps())).rejects.toThrow(
+      /--account is required/,
+    );
     expect(calls).toEqual([]);
   });
 

@@ -79,8 +79,7 @@ export interface ConnectedProfile {
   statusLevel: string;
 }
 
-const describeProfile = (p: ConnectedProfile) =>
-  `${p.id}  ${p.net.code.padEnd(16)} ${p.statusLevel.padEnd(5)} ${p.name} (@${p.username})`;
+const describeProfile = (p: ConnectedProfile) => `${p.id}  ${p.net.code.padEnd(16)} ${p.statusLevel.padEnd(5)} ${p.name} (@${p.username})`;
 
 function required(flags: ParsedArgs['flags'], name: string): string {
   const v = flags[name];
@@ -144,7 +143,8 @@ export async function runCommand({ command, flags }: ParsedArgs, deps: CommandDe
       if (!(await deps.repo.findWorkspace(workspaceId))) throw new UsageError(`No workspace ${workspaceId}.`);
       const profile = await deps.connectProfile(workspaceId, net, account);
       if (json) return JSON.stringify(profile);
-      const warning = profile.statusLevel === 'OK' ? '' : '\nThe network refuses the access token: the profile is in ERROR until reconnected.';
+      const warning =
+        profile.statusLevel === 'OK' ? '' : '\nThe network refuses the access token: the profile is in ERROR until reconnected.';
       return `Connected ${describeProfile(profile)}${warning}`;
     }
     default:

@@ -68,11 +68,7 @@ export function idempotency(store: IdempotencyStore, bodyLimitFor: (path: string
     readBody(req, bodyLimitFor(path))
       .then(async (body) => {
         req.rawBody = body;
-        const fingerprint = crypto
-          .createHash('sha256')
-          .update(`${req.method} ${req.originalUrl}\n`)
-          .update(body)
-          .digest('base64url');
+        const fingerprint = crypto.createHash('sha256').update(`${req.method} ${req.originalUrl}\n`).update(body).digest('base64url');
         const claim = await store.claim(req.principal!.workspaceId, idemKey, fingerprint, req.requestId);
         switch (claim.kind) {
           case 'reused':
@@ -110,11 +106,7 @@ function replay(res: Response, r: StoredResponse): void {
  * Holds the response until it is kept (or the key released), so a client that saw the response
  * and retries always finds it stored.
  */
-function captureResponse(
-  res: Response,
-  complete: (r: StoredResponse) => Promise<void>,
-  release: () => Promise<void>,
-): void {
+function captureResponse(res: Response, complete: (r: StoredResponse) => Promise<void>, release: () => Promise<void>): void {
   const chunks: Buffer[] = [];
   const write = res.write.bind(res) as (...a: unknown[]) => boolean;
   const end = res.end.bind(res) as (...a: unknown[]) => Response;
@@ -131,9 +123,7 @@ function captureResponse(
     const done = [chunk, enc, cb].find((x) => typeof x === 'function') as (() => void) | undefined;
     const body = Buffer.concat(chunks);
     res.write = write as Response['write'];
-    const settle = isKept(res.statusCode)
-      ? complete({ status: res.statusCode, headers: keptHeaders(res), body })
-      : release();
+    const settle = isKept(res.statusCode) ? complete({ status: res.statusCode, headers: keptHeaders(res), body }) : release();
     settle
       .catch((err) => log.warn('idempotency record not updated', errorFields(err)))
       .finally(() => {

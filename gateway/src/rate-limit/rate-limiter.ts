@@ -30,10 +30,7 @@ export class RateLimiter {
     const windowMs = this.windowSeconds * 1000;
     const windowStart = Math.floor(now / windowMs);
     const key = `gw:rl:${workspaceId}:${windowStart}`;
-    const [count, ttl] = (await (this.redis as unknown as RateLimitRedis).socialRateLimit(key, windowMs)) as [
-      number,
-      number,
-    ];
+    const [count, ttl] = (await (this.redis as unknown as RateLimitRedis).socialRateLimit(key, windowMs)) as [number, number];
     const resetMs = ttl > 0 ? ttl : windowMs - (now % windowMs);
     return {
       allowed: count <= limit,

@@ -19,15 +19,18 @@ function scriptedServer() {
   return {
     seen,
     script: (...a: ((res: http.ServerResponse) => void)[]) => (answers = a),
-    listen: () => new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`))),
+    listen: () =>
+      new Promise<string>((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v2`))),
     close: () => new Promise((r) => server.close(r)),
   };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (res: http.ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (res: http.ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
 const dropConnection = () => (res: http.ServerResponse) => res.socket?.destroy();
 const error = (code: string) => ({ error: { code, message: code, details: [], requestId: 'r' } });
 

@@ -51,7 +51,10 @@ export function retryingFetch(baseFetch: typeof fetch, opts: RetryOptions = {}):
 async function isRetryable(res: Response): Promise<boolean> {
   if (RETRIED_STATUSES.has(res.status)) return true;
   if (res.status !== 409) return false;
-  const body = (await res.clone().json().catch(() => undefined)) as { error?: { code?: string } } | undefined;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: { code?: string } } | undefined;
   return body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
 }
 

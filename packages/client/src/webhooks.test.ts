@@ -10,7 +10,9 @@ const body = JSON.stringify({ type: 'post.published', data: { postId: 'p1' } });
 
 /** The signature computed independently of the code under test, from the Standard Webhooks recipe. */
 const reference = (s: string, id: string, t: number, b: string) =>
-  `v1,${createHmac('sha256', Buffer.from(s.slice(6), 'base64')).update(`${id}.${t}.${b}`).digest('base64')}`;
+  `v1,${createHmac('sha256', Buffer.from(s.slice(6), 'base64'))
+    .update(`${id}.${t}.${b}`)
+    .digest('base64')}`;
 
 describe('webhook signatures (Standard Webhooks)', () => {
   it('signs as the recipe says', () => {
@@ -36,7 +38,11 @@ describe('webhook signatures (Standard Webhooks)', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': `v1,bm90IGl0 ${reference(secret, 'msg_1', ts, body)}` },
+      headers: {
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(ts),
+        'webhook-signature': `v1,bm90IGl0 ${reference(secret, 'msg_1', ts, body)}`,
+      },
       body,
     });
     server.close();
@@ -55,8 +61,16 @@ describe('webhook signatures (Standard Webhooks)', () => {
     ['a changed body', headers(), `${body} `],
     ['another id', headers({ 'webhook-id': 'msg_2' }), body],
     ['another secret', headers({ 'webhook-signature': reference(`whsec_${randomBytes(24).toString('base64')}`, 'msg_1', ts, body) }), body],
-    ['a timestamp 6 minutes old', headers({ 'webhook-timestamp': String(ts - 360), 'webhook-signature': reference(secret, 'msg_1', ts - 360, body) }), body],
-    ['a timestamp 6 minutes ahead', headers({ 'webhook-timestamp': String(ts + 360), 'webhook-signature': reference(secret, 'msg_1', ts + 360, body) }), body],
+    [
+      'a timestamp 6 minutes old',
+      headers({ 'webhook-timestamp': String(ts - 360), 'webhook-signature': reference(secret, 'msg_1', ts - 360, body) }),
+      body,
+    ],
+    [
+      'a timestamp 6 minutes ahead',
+      headers({ 'webhook-timestamp': String(ts + 360), 'webhook-signature': reference(secret, 'msg_1', ts + 360, body) }),
+      body,
+    ],
     ['a v2 signature', headers({ 'webhook-signature': reference(secret, 'msg_1', ts, body).replace('v1,', 'v2,') }), body],
     ['no signature', headers({ 'webhook-signature': '' }), body],
   ])('refuses %s', (_case, h, b) => {
@@ -64,7 +78,9 @@ describe('webhook signatures (Standard Webhooks)', () => {
   });
 
   it('accepts a timestamp 4 minutes old and reads fetch Headers', () => {
-    const h = new Headers(headers({ 'webhook-timestamp': String(ts - 240), 'webhook-signature': reference(secret, 'msg_1', ts - 240, body) }));
+    const h = new Headers(
+      headers({ 'webhook-timestamp': String(ts - 240), 'webhook-signature': reference(secret, 'msg_1', ts - 240, body) }),
+    );
     expect(verifyWebhook(secret, h, body, { now })).toMatchObject({ type: 'post.published' });
   });
 });

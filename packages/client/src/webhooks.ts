@@ -29,10 +29,7 @@ function secretBytes(secret: string): Buffer {
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, the Standard Webhooks signature. */
 export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string | Buffer): string {
-  const mac = createHmac('sha256', secretBytes(secret))
-    .update(`${id}.${timestampSeconds}.`)
-    .update(body)
-    .digest('base64');
+  const mac = createHmac('sha256', secretBytes(secret)).update(`${id}.${timestampSeconds}.`).update(body).digest('base64');
   return `v1,${mac}`;
 }
 

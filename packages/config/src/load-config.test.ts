@@ -65,7 +65,12 @@ describe('secrets', () => {
   });
 
   it('refuse every published default, placeholders and short values, without echoing them', () => {
-    for (const value of ['dev-only-storage-secret-change-me', 'change-me-in-production-0123456789', 'CHANGE-ME-at-least-16-characters', 'x7Qp2']) {
+    for (const value of [
+      'dev-only-storage-secret-change-me',
+      'change-me-in-production-0123456789',
+      'CHANGE-ME-at-least-16-characters',
+      'x7Qp2',
+    ]) {
       let message = '';
       try {
         loadConfig(secretSpec, { STORAGE_SIGNING_SECRET: value });

@@ -25,11 +25,7 @@ export interface VarSpec {
   secret?: boolean;
 }
 
-type ValueOf<S extends VarSpec> = S['type'] extends 'string'
-  ? string
-  : S['type'] extends 'boolean'
-    ? boolean
-    : number;
+type ValueOf<S extends VarSpec> = S['type'] extends 'string' ? string : S['type'] extends 'boolean' ? boolean : number;
 
 export type ConfigOf<T extends Record<string, VarSpec>> = {
   [K in keyof T]: T[K]['required'] extends true
@@ -81,9 +77,7 @@ export function toConfig<T extends Record<string, VarSpec>>(spec: T, raw: Record
   if (!validate(data)) {
     const e = validate.errors![0]!;
     const variable =
-      e.keyword === 'required'
-        ? String((e.params as { missingProperty: string }).missingProperty)
-        : e.instancePath.replace(/^\//, '');
+      e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.replace(/^\//, '');
     const got = raw[variable] === undefined ? 'unset' : `got ${JSON.stringify(raw[variable])}`;
     const isSecret = Object.values(spec).some((s) => s.env === variable && s.secret);
     if (isSecret) throw new ConfigError(variable, `${e.keyword === 'required' ? 'is required' : e.message}: ${SECRET_HINT}`);

@@ -58,15 +58,10 @@ export const ErrorCodes = {
 export const validationError = (details: ErrorDetail[], message = 'The request is not valid.') =>
   new AppError(ErrorCodes.VALIDATION_FAILED, 400, message, { details });
 
-export const notFound = (what: string) =>
-  new AppError(ErrorCodes.NOT_FOUND, 404, `${what} was not found in this workspace.`);
+export const notFound = (what: string) => new AppError(ErrorCodes.NOT_FOUND, 404, `${what} was not found in this workspace.`);
 
 export const unauthenticated = () =>
-  new AppError(
-    ErrorCodes.UNAUTHENTICATED,
-    401,
-    'Missing or invalid credentials: send a valid X-API-ID and X-API-KEY pair.',
-  );
+  new AppError(ErrorCodes.UNAUTHENTICATED, 401, 'Missing or invalid credentials: send a valid X-API-ID and X-API-KEY pair.');
 
 export const serviceUnavailable = (what: string) =>
   new AppError(ErrorCodes.SERVICE_UNAVAILABLE, 503, `${what} is temporarily unavailable; retry in a moment.`, {
@@ -115,12 +110,8 @@ function clientStatusOf(err: unknown): number | undefined {
   return typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 500 ? status : undefined;
 }
 
-function isAppErrorLike(
-  err: unknown,
-): err is { code: string; status: number; message: string; details?: ErrorDetail[] } {
+function isAppErrorLike(err: unknown): err is { code: string; status: number; message: string; details?: ErrorDetail[] } {
   if (typeof err !== 'object' || err === null) return false;
   const e = err as Record<string, unknown>;
-  return (
-    e['name'] === 'AppError' && typeof e['code'] === 'string' && typeof e['status'] === 'number'
-  );
+  return e['name'] === 'AppError' && typeof e['code'] === 'string' && typeof e['status'] === 'number';
 }

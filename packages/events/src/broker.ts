@@ -4,13 +4,7 @@ import { AppError, type ErrorDetail } from '@social/errors';
 import { createLogger, errorFields, redactUrl, runWithContext } from '@social/logger';
 import { queueMessagesConsumed, queueMessagesPublished } from '@social/metrics';
 import { correlationIdFor } from './correlation';
-import {
-  createEnvelope,
-  parseEnvelope,
-  type EnvelopeOf,
-  type EventDefinition,
-  type EventEnvelope,
-} from './envelope';
+import { createEnvelope, parseEnvelope, type EnvelopeOf, type EventDefinition, type EventEnvelope } from './envelope';
 import { isPermanentError } from './permanent-error';
 import { inConsumeSpan, inPublishSpan, markFailed } from './tracing';
 import { retryDelay, type RetryDelayOptions } from './retry-delay';
@@ -54,10 +48,7 @@ export interface ConsumeContext {
   isLastAttempt: boolean;
 }
 
-export type EventHandler<E extends EventEnvelope = EventEnvelope> = (
-  envelope: E,
-  ctx: ConsumeContext,
-) => Promise<void> | void;
+export type EventHandler<E extends EventEnvelope = EventEnvelope> = (envelope: E, ctx: ConsumeContext) => Promise<void> | void;
 
 /** A message of the queue that is not a valid envelope of the expected types. */
 export interface InvalidMessage {
@@ -171,9 +162,8 @@ export class Broker {
       correlationId: options.correlationId ?? correlationIdFor(id),
     });
     const routingKey = options.routingKey ?? def.type;
-    const task = inPublishSpan(
-      { type: def.type, exchange, routingKey, messageId: id, correlationId: envelope.correlationId },
-      (headers) => this.send(exchange, routingKey, envelope, options.timeoutMs, options.expirationMs, headers),
+    const task = inPublishSpan({ type: def.type, exchange, routingKey, messageId: id, correlationId: envelope.correlationId }, (headers) =>
+      this.send(exchange, routingKey, envelope, options.timeoutMs, options.expirationMs, headers),
     );
     const tracked = task.then(
       () => undefined,
@@ -452,15 +442,11 @@ export class Broker {
         if (err) {
           const nacked = (err as Error).message === 'message nacked';
           return reject(
-            nacked
-              ? brokerUnavailable('The message broker refused the message.', err)
-              : new ChannelLostError((err as Error).message),
+            nacked ? brokerUnavailable('The message broker refused the message.', err) : new ChannelLostError((err as Error).message),
           );
         }
         if (returned?.delete(envelope.id)) {
-          return reject(
-            new AppError('EVENT_UNROUTABLE', 500, `No queue is bound for ${envelope.type} on ${exchange} (${routingKey}).`),
-          );
+          return reject(new AppError('EVENT_UNROUTABLE', 500, `No queue is bound for ${envelope.type} on ${exchange} (${routingKey}).`));
         }
         resolve();
       };
@@ -603,25 +589,27 @@ export class Broker {
       correlationId: envelope.correlationId,
       queue: c.queue,
     };
-    await inConsumeSpan(msg.properties.headers, message, () => runWithContext(logContext, async () => {
-      const fields = { queue: c.queue, eventId: envelope.id, type: envelope.type, deliveryCount };
-      try {
-        await c.handler(envelope, ctx);
-        settle(ch, msg, 'ack', c.queue);
-      } catch (err) {
-        markFailed(err);
-        if (isPermanentError(err)) {
-          log.error('handler failed permanently; dead-lettering', { ...fields, ...errorFields(err) });
-          settle(ch, msg, 'dead-letter', c.queue);
-        } else if (ctx.isLastAttempt) {
-          log.error('handler failed on the last attempt; dead-lettering', { ...fields, ...errorFields(err) });
-          settle(ch, msg, 'dead-letter', c.queue);
-        } else {
-          log.warn('handler failed; the message will be redelivered', { ...fields, ...errorFields(err) });
-          settle(ch, msg, 'requeue', c.queue);
+    await inConsumeSpan(msg.properties.headers, message, () =>
+      runWithContext(logContext, async () => {
+        const fields = { queue: c.queue, eventId: envelope.id, type: envelope.type, deliveryCount };
+        try {
+          await c.handler(envelope, ctx);
+          settle(ch, msg, 'ack', c.queue);
+        } catch (err) {
+          markFailed(err);
+          if (isPermanentError(err)) {
+            log.error('handler failed permanently; dead-lettering', { ...fields, ...errorFields(err) });
+            settle(ch, msg, 'dead-letter', c.queue);
+          } else if (ctx.isLastAttempt) {
+            log.error('handler failed on the last attempt; dead-lettering', { ...fields, ...errorFields(err) });
+            settle(ch, msg, 'dead-letter', c.queue);
+          } else {
+            log.warn('handler failed; the message will be redelivered', { ...fields, ...errorFields(err) });
+            settle(ch, msg, 'requeue', c.queue);
+          }
         }
-      }
-    }));
+      }),
+    );
   }
 
   private async handleInvalid(

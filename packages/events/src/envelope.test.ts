@@ -20,10 +20,14 @@ const defs = new Map<string, EventDefinition>([[publishRequested.type, publishRe
 
 describe('envelope', () => {
   it('builds a complete envelope with a fresh uuid and the current time', () => {
-    const env = createEnvelope(publishRequested, { postId: 'p1', profileId: 'f1' }, {
-      workspaceId: 'w1',
-      correlationId: 'c1',
-    });
+    const env = createEnvelope(
+      publishRequested,
+      { postId: 'p1', profileId: 'f1' },
+      {
+        workspaceId: 'w1',
+        correlationId: 'c1',
+      },
+    );
     expect(env).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       type: 'post.publish.requested',
@@ -36,8 +40,7 @@ describe('envelope', () => {
   });
 
   it('refuses to build an envelope whose payload breaks the schema, naming the field', () => {
-    const build = () =>
-      createEnvelope(publishRequested, { postId: 'p1' } as PublishRequested, { workspaceId: null, correlationId: 'c' });
+    const build = () => createEnvelope(publishRequested, { postId: 'p1' } as PublishRequested, { workspaceId: null, correlationId: 'c' });
     expect(build).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', status: 400 }));
     try {
       build();
@@ -63,12 +66,25 @@ describe('envelope', () => {
     ['an unknown event type', JSON.stringify({ type: 'post.deleted' }), 'unknown event type "post.deleted"'],
     [
       'an envelope without id',
-      JSON.stringify({ type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: null, payload: { postId: 'p', profileId: 'f' } }),
+      JSON.stringify({
+        type: 'post.publish.requested',
+        occurredAt: new Date().toISOString(),
+        correlationId: 'c',
+        workspaceId: null,
+        payload: { postId: 'p', profileId: 'f' },
+      }),
       'envelope does not match its schema',
     ],
     [
       'an envelope with a malformed id',
-      JSON.stringify({ id: 'nope', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: null, payload: { postId: 'p', profileId: 'f' } }),
+      JSON.stringify({
+        id: 'nope',
+        type: 'post.publish.requested',
+        occurredAt: new Date().toISOString(),
+        correlationId: 'c',
+        workspaceId: null,
+        payload: { postId: 'p', profileId: 'f' },
+      }),
       'envelope does not match its schema',
     ],
   ])('rejects %s', (_name, body, reason) => {

@@ -100,8 +100,7 @@ export function createEnvelope<T>(def: EventDefinition<T>, payload: T, meta: Env
 }
 
 export type ParseResult =
-  | { ok: true; envelope: EventEnvelope; def: EventDefinition }
-  | { ok: false; reason: string; details: ErrorDetail[] };
+  { ok: true; envelope: EventEnvelope; def: EventDefinition } | { ok: false; reason: string; details: ErrorDetail[] };
 
 /** Reads a message body into an envelope of one of the expected definitions, or says why not. */
 export function parseEnvelope(body: Buffer, defs: ReadonlyMap<string, EventDefinition>): ParseResult {

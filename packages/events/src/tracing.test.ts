@@ -25,7 +25,13 @@ describe('trace context in message headers', () => {
     const tracer = () => trace.getTracer('test');
     const named = (name: string): ReadableSpan => {
       const s = exporter.getFinishedSpans().find((x) => x.name === name);
-      if (!s) throw new Error(`no span ${name}; have ${exporter.getFinishedSpans().map((x) => x.name).join(', ')}`);
+      if (!s)
+        throw new Error(
+          `no span ${name}; have ${exporter
+            .getFinishedSpans()
+            .map((x) => x.name)
+            .join(', ')}`,
+        );
       return s;
     };
     const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;

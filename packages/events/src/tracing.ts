@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type TextMapGetter } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type TextMapGetter,
+} from '@opentelemetry/api';
 
 /**
  * Trace context on the broker: a message carries the W3C `traceparent` (and `tracestate`) of the

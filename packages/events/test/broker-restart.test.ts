@@ -25,8 +25,16 @@ describe('Broker across a real RabbitMQ restart', () => {
   }, 60000);
 
   it('reconnects by itself when the broker is stopped and started again; confirmed messages survive on disk and are consumed', async () => {
-    const topology = { exchanges: [{ name: 'test.restart', type: 'topic' as const }], queues: [{ name: 'restart.q', bindings: [{ exchange: 'test.restart', routingKey: '#' }] }] };
-    broker = await Broker.connect({ url: rabbit.amqpUrl, connectionName: 'restart-test', topology, reconnect: { initialMs: 100, maxMs: 1000 } });
+    const topology = {
+      exchanges: [{ name: 'test.restart', type: 'topic' as const }],
+      queues: [{ name: 'restart.q', bindings: [{ exchange: 'test.restart', routingKey: '#' }] }],
+    };
+    broker = await Broker.connect({
+      url: rabbit.amqpUrl,
+      connectionName: 'restart-test',
+      topology,
+      reconnect: { initialMs: 100, maxMs: 1000 },
+    });
     const send = (n: number) => broker!.publish(jobRequested, { n }, { workspaceId: null, correlationId: 'c', exchange: 'test.restart' });
     for (let n = 0; n < 50; n++) await send(n);
 

@@ -1,5 +1,14 @@
 import { getContext, runWithContext, setLogLevel } from '@social/logger';
-import { Broker, defineEvent, dlqName, PermanentError, type BrokerOptions, type ConsumeContext, type EventEnvelope, type Topology } from '../src';
+import {
+  Broker,
+  defineEvent,
+  dlqName,
+  PermanentError,
+  type BrokerOptions,
+  type ConsumeContext,
+  type EventEnvelope,
+  type Topology,
+} from '../src';
 import { Admin, AMQP_URL, connectionsNamed, deferred, forceClose, sleep, suffix, TcpProxy, testTopology, waitFor } from './helpers';
 
 interface JobRequested {
@@ -62,11 +71,14 @@ describe('Broker against RabbitMQ', () => {
     const second = deferred();
     await broker.consume(queue, [jobRequested], async (env) => {
       seen.push(env);
-      if (env.payload.postId === 'from-request') await broker.publish(jobRequested, { postId: 'from-handler' }, { workspaceId: 'w-1', exchange });
+      if (env.payload.postId === 'from-request')
+        await broker.publish(jobRequested, { postId: 'from-handler' }, { workspaceId: 'w-1', exchange });
       else second.resolve();
     });
 
-    await runWithContext({ requestId: 'req-42' }, () => broker.publish(jobRequested, { postId: 'from-request' }, { workspaceId: 'w-1', exchange }));
+    await runWithContext({ requestId: 'req-42' }, () =>
+      broker.publish(jobRequested, { postId: 'from-request' }, { workspaceId: 'w-1', exchange }),
+    );
     await second.promise;
 
     expect(seen.map((e) => [e.payload.postId, e.correlationId])).toEqual([
@@ -78,11 +90,20 @@ describe('Broker against RabbitMQ', () => {
   it('publishes persistent JSON with the envelope id as message id and the type', async () => {
     const { broker, exchange, queue } = await setUp('properties');
 
-    const env = await broker.publish(jobRequested, { postId: 'p-2' }, { workspaceId: null, correlationId: 'c-2', exchange, routingKey: 'jobs.x' });
+    const env = await broker.publish(
+      jobRequested,
+      { postId: 'p-2' },
+      { workspaceId: null, correlationId: 'c-2', exchange, routingKey: 'jobs.x' },
+    );
 
     const [msg] = await admin.take(queue, 1);
     expect(JSON.parse(msg!.content.toString())).toEqual(env);
-    expect(msg!.properties).toMatchObject({ contentType: 'application/json', messageId: env.id, type: 'test.job.requested', deliveryMode: 2 });
+    expect(msg!.properties).toMatchObject({
+      contentType: 'application/json',
+      messageId: env.id,
+      type: 'test.job.requested',
+      deliveryMode: 2,
+    });
     expect(msg!.fields.routingKey).toBe('jobs.x');
   });
 
@@ -119,7 +140,13 @@ describe('Broker against RabbitMQ', () => {
       calls += 1;
     });
 
-    const valid = { id: '7b0f4f3e-0d7c-4a43-9e55-9a6f1b8f0b11', type: 'test.job.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: null };
+    const valid = {
+      id: '7b0f4f3e-0d7c-4a43-9e55-9a6f1b8f0b11',
+      type: 'test.job.requested',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'c',
+      workspaceId: null,
+    };
     const bodies = [
       'not json {',
       JSON.stringify({ ...valid, type: 'test.other.event', payload: {} }),
@@ -200,7 +227,9 @@ describe('Broker against RabbitMQ', () => {
 
     const started = Date.now();
     const envs = await Promise.all(
-      Array.from({ length: 3000 }, (_, i) => broker.publish(jobRequested, { postId: `p-${i}` }, { workspaceId: 'w', correlationId: 'c', exchange })),
+      Array.from({ length: 3000 }, (_, i) =>
+        broker.publish(jobRequested, { postId: `p-${i}` }, { workspaceId: 'w', correlationId: 'c', exchange }),
+      ),
     );
     const confirmedMs = Date.now() - started;
 
@@ -211,7 +240,10 @@ describe('Broker against RabbitMQ', () => {
   });
 
   it('reconnects after the broker drops the connection, re-subscribes and consumes new messages', async () => {
-    const { broker, exchange, queue, connectionName } = await setUp('reconnect', { reconnect: { initialMs: 100, maxMs: 500 }, heartbeatSeconds: 7 });
+    const { broker, exchange, queue, connectionName } = await setUp('reconnect', {
+      reconnect: { initialMs: 100, maxMs: 500 },
+      heartbeatSeconds: 7,
+    });
     const received: string[] = [];
     await broker.consume(queue, [jobRequested], async (env) => void received.push(env.payload.postId));
     await broker.publish(jobRequested, { postId: 'before' }, { workspaceId: 'w', correlationId: 'c', exchange });
@@ -262,7 +294,12 @@ describe('Broker against RabbitMQ', () => {
     try {
       const t = testTopology('unreachable');
       topologies.push(t.topology);
-      const broker = await Broker.connect({ url: proxy.url, connectionName: `events-test-unreachable-${suffix()}`, topology: t.topology, reconnect: { initialMs: 50, maxMs: 200 } });
+      const broker = await Broker.connect({
+        url: proxy.url,
+        connectionName: `events-test-unreachable-${suffix()}`,
+        topology: t.topology,
+        reconnect: { initialMs: 50, maxMs: 200 },
+      });
       brokers.push(broker);
       const got = deferred<string>();
       await broker.consume(t.queue, [jobRequested], async (env) => got.resolve(env.payload.postId));
@@ -276,7 +313,11 @@ describe('Broker against RabbitMQ', () => {
       expect(failure).toMatchObject({ code: 'BROKER_UNAVAILABLE', status: 503 });
       expect(Date.now() - started).toBeGreaterThanOrEqual(350);
 
-      const pending = broker.publish(jobRequested, { postId: 'waited' }, { workspaceId: 'w', correlationId: 'c', exchange: t.exchange, timeoutMs: 10000 });
+      const pending = broker.publish(
+        jobRequested,
+        { postId: 'waited' },
+        { workspaceId: 'w', correlationId: 'c', exchange: t.exchange, timeoutMs: 10000 },
+      );
       await sleep(300);
       await proxy.start();
       await pending;

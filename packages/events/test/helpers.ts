@@ -19,7 +19,11 @@ export function deferred<T = void>() {
   return { promise, resolve };
 }
 
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 15000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -37,7 +41,10 @@ export function testTopology(name: string, deliveryLimit?: number): { topology: 
   return {
     exchange,
     queue,
-    topology: { exchanges: [{ name: exchange, type: 'topic' }], queues: [{ name: queue, deliveryLimit, bindings: [{ exchange, routingKey: '#' }] }] },
+    topology: {
+      exchanges: [{ name: exchange, type: 'topic' }],
+      queues: [{ name: queue, deliveryLimit, bindings: [{ exchange, routingKey: '#' }] }],
+    },
   };
 }
 
@@ -74,11 +81,15 @@ export class Admin {
   /** Waits until `count` messages could be taken from the queue, and returns them. */
   async take(queue: string, count: number, timeoutMs = 15000): Promise<GetMessage[]> {
     const got: GetMessage[] = [];
-    await waitFor(`${count} messages in ${queue}`, async () => {
-      const msg = await this.get(queue);
-      if (msg) got.push(msg);
-      return got.length >= count;
-    }, timeoutMs);
+    await waitFor(
+      `${count} messages in ${queue}`,
+      async () => {
+        const msg = await this.get(queue);
+        if (msg) got.push(msg);
+        return got.length >= count;
+      },
+      timeoutMs,
+    );
     return got;
   }
 

@@ -61,7 +61,14 @@ describe('idempotent consumers with MongoProcessedEventStore', () => {
       calls += 1;
       if (calls === 1) throw new Error('transient');
     });
-    const env = { id: '3e6a3c36-3e8e-4a4b-a1c4-0f1d2c3b4a59', type: 'test.post.published', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: null, payload: {} };
+    const env = {
+      id: '3e6a3c36-3e8e-4a4b-a1c4-0f1d2c3b4a59',
+      type: 'test.post.published',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'c',
+      workspaceId: null,
+      payload: {},
+    };
 
     await expect(handler(env, {})).rejects.toThrow('transient');
     expect(await store.has(env.id)).toBe(false);
@@ -83,7 +90,7 @@ describe('idempotent consumers with MongoProcessedEventStore', () => {
     expect(stored).toMatchObject({ consumer: 'test:a', eventId: 'e-1', type: 't', processedAt: expect.any(Date) });
   });
 
-  it('prunes only this consumer\'s marks older than the given date', async () => {
+  it("prunes only this consumer's marks older than the given date", async () => {
     const store = new MongoProcessedEventStore(conn, 'test:prune');
     const other = new MongoProcessedEventStore(conn, 'test:prune-other');
     await store.markProcessed('old', 't');

@@ -107,20 +107,23 @@ export function createGrpcClient<M extends MethodMap<M> = Record<string, [unknow
         return Promise.reject(new Error(`${serviceName} has no unary method ${method}`));
       }
       const deadlineMs = callOptions.deadlineMs ?? defaultDeadlineMs;
-      return metadataFor(callOptions, deadlineMs).then((metadata) => new Promise<ResponseOf<M[typeof method]>>((resolve, reject) => {
-        client.makeUnaryRequest<RequestOf<M[typeof method]>, ResponseOf<M[typeof method]>>(
-          attrs.path,
-          attrs.requestSerialize,
-          attrs.responseDeserialize,
-          request,
-          metadata,
-          { deadline: Date.now() + deadlineMs },
-          (err, response) => {
-            if (err) reject(errorFromStatus(err, `${options.audience} ${method}`));
-            else resolve(response as ResponseOf<M[typeof method]>);
-          },
-        );
-      }));
+      return metadataFor(callOptions, deadlineMs).then(
+        (metadata) =>
+          new Promise<ResponseOf<M[typeof method]>>((resolve, reject) => {
+            client.makeUnaryRequest<RequestOf<M[typeof method]>, ResponseOf<M[typeof method]>>(
+              attrs.path,
+              attrs.requestSerialize,
+              attrs.responseDeserialize,
+              request,
+              metadata,
+              { deadline: Date.now() + deadlineMs },
+              (err, response) => {
+                if (err) reject(errorFromStatus(err, `${options.audience} ${method}`));
+                else resolve(response as ResponseOf<M[typeof method]>);
+              },
+            );
+          }),
+      );
     },
     close() {
       client.close();

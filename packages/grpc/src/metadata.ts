@@ -1,13 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
-import {
-  AppError,
-  ErrorCodes,
-  GRPC_ERROR_CODE_KEY,
-  GRPC_ERROR_DETAILS_KEY,
-  GrpcCode,
-  grpcToHttp,
-  type ErrorDetail,
-} from '@social/errors';
+import { AppError, ErrorCodes, GRPC_ERROR_CODE_KEY, GRPC_ERROR_DETAILS_KEY, GrpcCode, grpcToHttp, type ErrorDetail } from '@social/errors';
 
 export const REQUEST_ID_KEY = 'x-request-id';
 export const AUTHORIZATION_KEY = 'authorization';

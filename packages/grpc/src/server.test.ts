@@ -13,7 +13,9 @@ describe('GrpcServer.addService', () => {
   it('refuses handlers for methods the service does not have', () => {
     const handlers = { Echo: async () => ({}), Ecko: async () => ({}) };
 
-    expect(() => newServer().addService(echo, handlers, { Echo: ['posts'] } as never)).toThrow('testing.v1.EchoService has no method(s) Ecko');
+    expect(() => newServer().addService(echo, handlers, { Echo: ['posts'] } as never)).toThrow(
+      'testing.v1.EchoService has no method(s) Ecko',
+    );
   });
 
   it('refuses client-streaming methods', () => {

@@ -104,9 +104,7 @@ export class GrpcServer {
   async start(host: string, port: number): Promise<number> {
     const address = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
     const bound = await new Promise<number>((resolve, reject) => {
-      this.server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, actual) =>
-        err ? reject(err) : resolve(actual),
-      );
+      this.server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, actual) => (err ? reject(err) : resolve(actual)));
     });
     this.started = true;
     this.setServing(true);
@@ -136,7 +134,11 @@ export class GrpcServer {
     return this.stopping;
   }
 
-  private unary(method: string, callers: readonly string[], handler: UnaryHandler<unknown, unknown>): grpc.handleUnaryCall<unknown, unknown> {
+  private unary(
+    method: string,
+    callers: readonly string[],
+    handler: UnaryHandler<unknown, unknown>,
+  ): grpc.handleUnaryCall<unknown, unknown> {
     return (call, callback) => {
       const startedAt = performance.now();
       const requestId = firstString(call.metadata, REQUEST_ID_KEY) ?? randomUUID();
@@ -184,7 +186,11 @@ export class GrpcServer {
     };
   }
 
-  private serverStream(method: string, callers: readonly string[], handler: ServerStreamHandler<unknown, unknown>): grpc.handleServerStreamingCall<unknown, unknown> {
+  private serverStream(
+    method: string,
+    callers: readonly string[],
+    handler: ServerStreamHandler<unknown, unknown>,
+  ): grpc.handleServerStreamingCall<unknown, unknown> {
     return (call) => {
       const startedAt = performance.now();
       const requestId = firstString(call.metadata, REQUEST_ID_KEY) ?? randomUUID();
@@ -209,15 +215,16 @@ export class GrpcServer {
             if (call.cancelled) break;
             items++;
             // Respect back-pressure so a slow reader never makes us buffer a whole file.
-            if (!call.write(item)) await new Promise<void>((resolve) => {
-              const settle = () => {
-                call.off('drain', settle);
-                call.off('close', settle);
-                resolve();
-              };
-              call.once('drain', settle);
-              call.once('close', settle);
-            });
+            if (!call.write(item))
+              await new Promise<void>((resolve) => {
+                const settle = () => {
+                  call.off('drain', settle);
+                  call.off('close', settle);
+                  resolve();
+                };
+                call.once('drain', settle);
+                call.once('close', settle);
+              });
           }
           if (!call.cancelled) call.end();
           log.info('rpc', { method, code: 'OK', caller, items, durationMs: Math.round(performance.now() - startedAt) });

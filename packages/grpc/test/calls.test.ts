@@ -155,9 +155,12 @@ describe('internal authentication', () => {
     expect(handlerCalls).toBe(0);
   });
 
-  it('refuses a service that is not on the method\'s allow-list, even the gateway', async () => {
+  it("refuses a service that is not on the method's allow-list, even the gateway", async () => {
     for (const signer of [testSigner('media'), testSigner('gateway')]) {
-      const err = await running!.client({ signer }).call('Echo', { message: 'hi' }, { workspaceId: 'ws-1' }).catch((e: unknown) => e);
+      const err = await running!
+        .client({ signer })
+        .call('Echo', { message: 'hi' }, { workspaceId: 'ws-1' })
+        .catch((e: unknown) => e);
 
       expect(err).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
       expect((err as AppError).message).toContain(`issuer ${signer.issuer} not allowed`);
@@ -165,13 +168,16 @@ describe('internal authentication', () => {
     expect(handlerCalls).toBe(0);
   });
 
-  it('refuses a service key presented under another issuer\'s name', async () => {
+  it("refuses a service key presented under another issuer's name", async () => {
     // media's key, claiming to be posts (the allowed caller): the key id binds the key to media.
     const token = signTestToken('media', 'echo', 'ws-1', { payload: { iss: 'posts' } });
 
     const result = await rawEcho(running!.address, bearer(token));
 
-    expect(result).toMatchObject({ code: grpc.status.UNAUTHENTICATED, details: 'Invalid internal token: key does not belong to the issuer.' });
+    expect(result).toMatchObject({
+      code: grpc.status.UNAUTHENTICATED,
+      details: 'Invalid internal token: key does not belong to the issuer.',
+    });
     expect(handlerCalls).toBe(0);
   });
 });
@@ -184,7 +190,10 @@ describe('errors thrown by a handler', () => {
       });
     });
 
-    const err = await running.client().call('Echo', { message: 'x' }, { workspaceId: 'ws-1' }).catch((e: unknown) => e);
+    const err = await running
+      .client()
+      .call('Echo', { message: 'x' }, { workspaceId: 'ws-1' })
+      .catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({

@@ -21,21 +21,25 @@ let finished = false;
 
 beforeAll(async () => {
   server = new GrpcServer({ serviceName: 'count', verifier: testVerifier('count') });
-  server.addService<CountMethods>(countDefinition, {
-    Count: async function* (request, ctx) {
-      finished = false;
-      produced = 0;
-      try {
-        for (let n = 1; n <= request.count; n++) {
-          if (request.fail_after && n > request.fail_after) throw new AppError('THING_NOT_FOUND', 404, 'no more things');
-          produced++;
-          yield { n, workspace_id: ctx.workspaceId, payload: Buffer.alloc(64 * 1024, n % 256) };
+  server.addService<CountMethods>(
+    countDefinition,
+    {
+      Count: async function* (request, ctx) {
+        finished = false;
+        produced = 0;
+        try {
+          for (let n = 1; n <= request.count; n++) {
+            if (request.fail_after && n > request.fail_after) throw new AppError('THING_NOT_FOUND', 404, 'no more things');
+            produced++;
+            yield { n, workspace_id: ctx.workspaceId, payload: Buffer.alloc(64 * 1024, n % 256) };
+          }
+        } finally {
+          finished = true;
         }
-      } finally {
-        finished = true;
-      }
+      },
     },
-  }, { Count: ['publisher'] });
+    { Count: ['publisher'] },
+  );
   address = `127.0.0.1:${await server.start('127.0.0.1', 0)}`;
 });
 afterAll(() => server.shutdown(100));

@@ -72,14 +72,11 @@ export function internalAuth(verifier: TokenVerifier) {
   return (req: Request, _res: Response, next: NextFunction) => {
     const token = bearerToken(req.headers.authorization);
     if (!token) return next(new AppError(ErrorCodes.UNAUTHENTICATED, 401, 'Missing internal token.'));
-    verifier.verify(token, [GATEWAY_ISSUER]).then(
-      (claims) => {
-        req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
-        setContext({ workspaceId: claims.workspaceId });
-        next();
-      },
-      next,
-    );
+    verifier.verify(token, [GATEWAY_ISSUER]).then((claims) => {
+      req.auth = { workspaceId: claims.workspaceId, ...(claims.plan ? { plan: claims.plan } : {}) };
+      setContext({ workspaceId: claims.workspaceId });
+      next();
+    }, next);
   };
 }
 
@@ -91,9 +88,7 @@ export function jsonBody(limit: string) {
   const parse = express.json({ limit, strict: false });
   return (req: Request, res: Response, next: NextFunction) => {
     if (hasBody(req) && !req.is('application/json')) {
-      return next(
-        new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Send the request body as application/json.'),
-      );
+      return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Send the request body as application/json.'));
     }
     parse(req, res, (err?: unknown) => {
       if (!err) return next();
@@ -108,7 +103,9 @@ export function jsonBody(limit: string) {
             }),
           );
         case 'encoding.unsupported':
-          return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported Content-Encoding: send identity, gzip or deflate.'));
+          return next(
+            new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported Content-Encoding: send identity, gzip or deflate.'),
+          );
         case 'charset.unsupported':
           return next(new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, 'Unsupported charset: send the body as UTF-8.'));
         default:

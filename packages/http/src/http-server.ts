@@ -78,9 +78,21 @@ function answerProtocolErrors(server: http.Server): void {
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = randomUUID();
     const body = JSON.stringify(
-      errorBody(new AppError(ErrorCodes.EXPECTATION_FAILED, 417, `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported; only 100-continue is.`), requestId),
+      errorBody(
+        new AppError(
+          ErrorCodes.EXPECTATION_FAILED,
+          417,
+          `Expect: ${String(req.headers.expect).slice(0, 64)} is not supported; only 100-continue is.`,
+        ),
+        requestId,
+      ),
     );
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, connection: 'close' });
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': requestId,
+      connection: 'close',
+    });
     res.end(body);
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {

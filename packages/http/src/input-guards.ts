@@ -31,7 +31,9 @@ export function checkRequestTarget(req: Request, _res: Response, next: NextFunct
     return next(new AppError(ErrorCodes.BAD_REQUEST, 400, 'The request path has a malformed percent-escape (it must encode UTF-8).'));
   }
   if (/%00/i.test(target) || target.includes('\0')) {
-    return next(validationError([{ path: q >= 0 && /%00/i.test(target.slice(q)) ? 'query' : 'path', message: 'must not contain NUL (%00)' }]));
+    return next(
+      validationError([{ path: q >= 0 && /%00/i.test(target.slice(q)) ? 'query' : 'path', message: 'must not contain NUL (%00)' }]),
+    );
   }
   next();
 }

@@ -3,7 +3,10 @@ import { validator } from './validation';
 const validate = validator({
   type: 'object',
   additionalProperties: false,
-  properties: { links: { type: 'array', maxItems: 20, items: { type: 'object', required: ['link'], properties: { link: { type: 'string' } } } }, n: { type: 'number' } },
+  properties: {
+    links: { type: 'array', maxItems: 20, items: { type: 'object', required: ['link'], properties: { link: { type: 'string' } } } },
+    n: { type: 'number' },
+  },
 });
 const detailsOf = (data: unknown) => {
   try {

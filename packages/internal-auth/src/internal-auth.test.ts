@@ -22,11 +22,19 @@ describe('internal tokens', () => {
       { audience: 'posts-target' },
     );
 
-    await expect(verifier.verify(token, ['gateway'])).resolves.toEqual({ workspaceId: 'ws1', requestId: 'r1', plan: 'pro', issuer: 'gateway' });
+    await expect(verifier.verify(token, ['gateway'])).resolves.toEqual({
+      workspaceId: 'ws1',
+      requestId: 'r1',
+      plan: 'pro',
+      issuer: 'gateway',
+    });
   });
 
   it('never take a plan from a service-signed token', async () => {
-    const token = await new TokenSigner('posts', posts.privateKey).sign({ workspaceId: 'ws1', plan: 'agency' }, { audience: 'posts-target' });
+    const token = await new TokenSigner('posts', posts.privateKey).sign(
+      { workspaceId: 'ws1', plan: 'agency' },
+      { audience: 'posts-target' },
+    );
 
     await expect(verifier.verify(token, ['posts'])).resolves.toEqual({ workspaceId: 'ws1', issuer: 'posts' });
   });
@@ -39,7 +47,10 @@ describe('internal tokens', () => {
 
   it('refuse a service key that claims to be the gateway', async () => {
     // posts' private key under the gateway's name: the key id ties the key to posts.
-    const forged = await new TokenSigner('gateway', parsePrivateKey(posts.privateKey, 'k')).sign({ workspaceId: 'ws1' }, { audience: 'posts-target' });
+    const forged = await new TokenSigner('gateway', parsePrivateKey(posts.privateKey, 'k')).sign(
+      { workspaceId: 'ws1' },
+      { audience: 'posts-target' },
+    );
 
     await expect(verifier.verify(forged, ['gateway'])).rejects.toThrow('key does not belong to the issuer');
   });

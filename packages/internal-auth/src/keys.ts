@@ -42,7 +42,8 @@ export type KeyRing = ReadonlyMap<string, TrustedKey>;
 export function parsePrivateKey(value: string, variable: string): PrivateSigningKey {
   const i = value.indexOf(':');
   const kid = value.slice(0, i);
-  if (i < 0 || !KID.test(kid)) throw new KeyFormatError(variable, 'must be "<kid>:<base64 PKCS#8 Ed25519 key>" (pnpm start and `pnpm keys` make one)');
+  if (i < 0 || !KID.test(kid))
+    throw new KeyFormatError(variable, 'must be "<kid>:<base64 PKCS#8 Ed25519 key>" (pnpm start and `pnpm keys` make one)');
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: Buffer.from(value.slice(i + 1).trim(), 'base64'), format: 'der', type: 'pkcs8' });

@@ -101,7 +101,8 @@ export class TokenVerifier {
     }
     const issuer = payload['iss'];
     if (this.ring.get(header.kid!)!.issuer !== issuer) throw new InvalidInternalTokenError('key does not belong to the issuer');
-    if (typeof issuer !== 'string' || !allowedIssuers.includes(issuer)) throw new InvalidInternalTokenError(`issuer ${String(issuer)} not allowed here`);
+    if (typeof issuer !== 'string' || !allowedIssuers.includes(issuer))
+      throw new InvalidInternalTokenError(`issuer ${String(issuer)} not allowed here`);
     const { exp, iat } = payload as { exp: number; iat: number };
     const now = Date.now() / 1000;
     if (iat > now + CLOCK_TOLERANCE_SECONDS) throw new InvalidInternalTokenError('issued in the future');

@@ -36,8 +36,7 @@ export class MongoProcessedEventStore {
     readonly consumerName: string,
   ) {
     this.model =
-      (conn.models['ProcessedEvent'] as mongoose.Model<ProcessedEvent> | undefined) ??
-      conn.model<ProcessedEvent>('ProcessedEvent', schema);
+      (conn.models['ProcessedEvent'] as mongoose.Model<ProcessedEvent> | undefined) ?? conn.model<ProcessedEvent>('ProcessedEvent', schema);
   }
 
   async has(eventId: string): Promise<boolean> {

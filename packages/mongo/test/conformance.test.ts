@@ -135,15 +135,20 @@ describe('single-document atomicity under concurrency (MongoDB semantics)', () =
       const group = `r${round}`;
       await c.through(0).insertMany(Array.from({ length: N }, (_, i) => ({ _id: `${group}-${i}`, state: `QUEUED-${group}`, due: N - i })));
       const claimed = await race((caller) =>
-        c.through(caller).findOneAndUpdate(
-          { state: `QUEUED-${group}` },
-          { $set: { state: `CLAIMED-${group}`, owner: caller } },
-          { sort: { due: 1 }, returnDocument: 'after' },
-        ),
+        c
+          .through(caller)
+          .findOneAndUpdate(
+            { state: `QUEUED-${group}` },
+            { $set: { state: `CLAIMED-${group}`, owner: caller } },
+            { sort: { due: 1 }, returnDocument: 'after' },
+          ),
       );
       expect(claimed.every((d) => d !== null)).toBe(true);
       expect(new Set(claimed.map((d) => d!._id)).size).toBe(N);
-      const stored = await c.through(0).find({ _id: { $in: claimed.map((d) => d!._id) } }).toArray();
+      const stored = await c
+        .through(0)
+        .find({ _id: { $in: claimed.map((d) => d!._id) } })
+        .toArray();
       const ownerOf = new Map(stored.map((d) => [d._id, d.owner]));
       claimed.forEach((d, caller) => expect(ownerOf.get(d!._id)).toBe(caller));
     }
@@ -164,18 +169,26 @@ describe('single-document atomicity under concurrency (MongoDB semantics)', () =
 describe('unique indexes under concurrency', () => {
   it('accepts exactly one of N inserts of the same _id', async () => {
     const c = collection<{ _id: string; by: number }>('ids');
-    const results = await Promise.allSettled(Array.from({ length: N }, (_, caller) => c.through(caller).insertOne({ _id: 'same', by: caller })));
+    const results = await Promise.allSettled(
+      Array.from({ length: N }, (_, caller) => c.through(caller).insertOne({ _id: 'same', by: caller })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => isDuplicateKeyError((r as PromiseRejectedResult).reason))).toBe(true);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => isDuplicateKeyError((r as PromiseRejectedResult).reason))).toBe(
+      true,
+    );
     expect(await c.through(0).countDocuments({})).toBe(1);
   });
 
   it('accepts exactly one of N inserts of the same secondary unique key', async () => {
     const c = collection<{ _id: number; email: string }>('emails');
     await c.through(0).createIndex({ email: 1 }, { unique: true });
-    const results = await Promise.allSettled(Array.from({ length: N }, (_, caller) => c.through(caller).insertOne({ _id: caller, email: 'a@x.test' })));
+    const results = await Promise.allSettled(
+      Array.from({ length: N }, (_, caller) => c.through(caller).insertOne({ _id: caller, email: 'a@x.test' })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(results.filter((r) => r.status === 'rejected').every((r) => isDuplicateKeyError((r as PromiseRejectedResult).reason))).toBe(true);
+    expect(results.filter((r) => r.status === 'rejected').every((r) => isDuplicateKeyError((r as PromiseRejectedResult).reason))).toBe(
+      true,
+    );
     expect(await c.through(0).countDocuments({ email: 'a@x.test' })).toBe(1);
   });
 
@@ -214,8 +227,14 @@ describe('writes racing a delete', () => {
       await c.through(0).insertOne({ _id: id, v: 0 });
       const outcomes = await race((caller) =>
         caller % 2 === 0
-          ? c.through(caller).deleteOne({ _id: id, v: 0 }).then((r) => (r.deletedCount === 1 ? 'deleted' : 'lost'))
-          : c.through(caller).updateOne({ _id: id, v: 0 }, { $set: { v: 1 } }).then((r) => (r.modifiedCount === 1 ? 'updated' : 'lost')),
+          ? c
+              .through(caller)
+              .deleteOne({ _id: id, v: 0 })
+              .then((r) => (r.deletedCount === 1 ? 'deleted' : 'lost'))
+          : c
+              .through(caller)
+              .updateOne({ _id: id, v: 0 }, { $set: { v: 1 } })
+              .then((r) => (r.modifiedCount === 1 ? 'updated' : 'lost')),
       );
       const wins = outcomes.filter((o) => o !== 'lost');
       expect(wins).toHaveLength(1);
@@ -228,7 +247,9 @@ describe('writes racing a delete', () => {
     const c = collection<{ _id: string; state: string; owner?: number }>('claim_delete');
     await c.through(0).insertMany(Array.from({ length: N }, (_, i) => ({ _id: `q-${i}`, state: 'QUEUED' })));
     const results = await race(async (caller) => {
-      const claimed = await c.through(caller).findOneAndUpdate({ state: 'QUEUED' }, { $set: { state: 'CLAIMED', owner: caller } }, { returnDocument: 'after' });
+      const claimed = await c
+        .through(caller)
+        .findOneAndUpdate({ state: 'QUEUED' }, { $set: { state: 'CLAIMED', owner: caller } }, { returnDocument: 'after' });
       if (!claimed) return null;
       const removed = await c.through(caller + 1).deleteOne({ _id: claimed._id, state: 'CLAIMED', owner: caller });
       return removed.deletedCount === 1 ? claimed._id : `not deleted: ${claimed._id}`;

@@ -10,7 +10,10 @@ describe('the database under many concurrent updates', () => {
   it('answers 200 concurrent multi-document updates and findAndModifies', async () => {
     // Connections opened beforehand, as in long-running services (the driver opens them slowly).
     const pool = 'maxPoolSize=200&minPoolSize=200';
-    const conn = await connectMongo({ url: `${MONGO_URL}${MONGO_URL.includes('?') ? '&' : '?'}${pool}`, dbName: `mongo_load_${randomBytes(4).toString('hex')}` });
+    const conn = await connectMongo({
+      url: `${MONGO_URL}${MONGO_URL.includes('?') ? '&' : '?'}${pool}`,
+      dbName: `mongo_load_${randomBytes(4).toString('hex')}`,
+    });
     try {
       const col = conn.collection<{ _id: string; state: string; group: number }>('tasks');
       await col.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: `k${i}`, state: 'WAITING', group: i % 100 })));

@@ -24,7 +24,10 @@ let cached: Doc | undefined;
 /** The whole public API as one OpenAPI 3.1 document. */
 export function loadOpenApi(dir = SPEC_DIR): Doc {
   if (cached && dir === SPEC_DIR) return cached;
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   const doc: Doc = {};
   for (const f of files) mergeInto(doc, parse(fs.readFileSync(path.join(dir, f), 'utf8')), '');
   if (dir === SPEC_DIR) cached = doc;

@@ -57,10 +57,23 @@ describe('the OpenAPI document', () => {
       for (const [method, op] of Object.entries<any>(item)) {
         if (method !== 'post' && !(method === 'patch' && path.includes('/stage/'))) continue;
         ops.push(op.operationId);
-        expect([op.operationId, op.parameters]).toEqual([op.operationId, expect.arrayContaining([{ $ref: '#/components/parameters/IdempotencyKey' }])]);
+        expect([op.operationId, op.parameters]).toEqual([
+          op.operationId,
+          expect.arrayContaining([{ $ref: '#/components/parameters/IdempotencyKey' }]),
+        ]);
         expect([op.operationId, Boolean(op.responses['409']), Boolean(op.responses['422'])]).toEqual([op.operationId, true, true]);
       }
     }
-    expect(ops).toEqual(expect.arrayContaining(['createLabel', 'createPost', 'changePostStage', 'createMediaUpload', 'importMediaFromUrl', 'generateImage', 'addCompetitor']));
+    expect(ops).toEqual(
+      expect.arrayContaining([
+        'createLabel',
+        'createPost',
+        'changePostStage',
+        'createMediaUpload',
+        'importMediaFromUrl',
+        'generateImage',
+        'addCompetitor',
+      ]),
+    );
   });
 });

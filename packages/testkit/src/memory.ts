@@ -38,7 +38,10 @@ export class PeakRss {
   private readonly hwmReset: Record<string, boolean> = {};
   private readonly timer: NodeJS.Timeout;
 
-  private constructor(private readonly pids: Record<string, number>, everyMs: number) {
+  private constructor(
+    private readonly pids: Record<string, number>,
+    everyMs: number,
+  ) {
     this.peaks = Object.fromEntries(Object.keys(pids).map((k) => [k, 0]));
     this.atStart = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssBytes(pid)]));
     for (const [name, pid] of Object.entries(pids)) {

@@ -61,7 +61,10 @@ export interface AllowList {
  */
 export function parseAllowCidrs(raw: string, variable = 'IMPORT_ALLOW_CIDRS'): AllowList {
   const list = new net.BlockList();
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [addr, prefix] = part.split('/');
     const family = net.isIP(addr ?? '');
     const bits = Number(prefix);
@@ -144,7 +147,10 @@ export function checkUrl(raw: string, allow?: AllowList): { ok: true; url: URL }
   }
   if (url.protocol !== 'https:') return { ok: false, reason: `must use https (got ${url.protocol.replace(':', '')})` };
   if (url.username || url.password) return { ok: false, reason: 'must not contain credentials' };
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === '') return { ok: false, reason: 'has no host' };
   if (net.isIP(host)) {
     const why = blockedReason(host, allow);

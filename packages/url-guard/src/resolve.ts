@@ -68,7 +68,11 @@ export function guardedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     resolveChecked(hostname, policy).then(
       (addrs) => {
-        if (options.all) callback(null, addrs.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all)
+          callback(
+            null,
+            addrs.map((a) => ({ address: a.address, family: a.family })),
+          );
         else callback(null, addrs[0]!.address, addrs[0]!.family);
       },
       (err) => callback(err as NodeJS.ErrnoException, '', 4),

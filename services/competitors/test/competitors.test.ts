@@ -17,7 +17,11 @@ afterAll(async () => {
 const connect = (ws: string, net: string, accountId: string) =>
   h.grpc.call('ConnectProfile', { net, network_account_id: accountId }, { workspaceId: ws });
 const jobsFor = (id: string) => h.published.filter((m) => m.payload.target?.id === id);
-const rejection = async (p: Promise<unknown>): Promise<any> => p.then(() => Promise.reject(new Error('expected a failure')), (e) => e);
+const rejection = async (p: Promise<unknown>): Promise<any> =>
+  p.then(
+    () => Promise.reject(new Error('expected a failure')),
+    (e) => e,
+  );
 
 describe('connected profiles', () => {
   it('connects an own account with statusLevel OK, returns it again on a second connect, and requests a 90-day backfill', async () => {
@@ -55,7 +59,12 @@ describe('connected profiles', () => {
 
   it('marks a profile ERROR when the network refuses its token at connect, and requests no collection', async () => {
     const ws = newWs();
-    const rule = await h.sandbox.http('POST', '/sandbox/admin/failures', { kind: 'revoked_token', net: 'photoNet', accountId: 'pn-own-3', operation: 'profileInfo' });
+    const rule = await h.sandbox.http('POST', '/sandbox/admin/failures', {
+      kind: 'revoked_token',
+      net: 'photoNet',
+      accountId: 'pn-own-3',
+      operation: 'profileInfo',
+    });
     try {
       const p = await connect(ws, 'photoNet', 'pn-own-3');
       expect(p).toMatchObject({ status_level: 'ERROR', publish_ready: false });
@@ -72,7 +81,12 @@ describe('connected profiles', () => {
 
   it('reconnects a profile in ERROR with a fresh token: same profile, statusLevel OK again', async () => {
     const ws = newWs();
-    const rule = await h.sandbox.http('POST', '/sandbox/admin/failures', { kind: 'revoked_token', net: 'photoNet', accountId: 'pn-own-2', operation: 'profileInfo' });
+    const rule = await h.sandbox.http('POST', '/sandbox/admin/failures', {
+      kind: 'revoked_token',
+      net: 'photoNet',
+      accountId: 'pn-own-2',
+      operation: 'profileInfo',
+    });
     let first: { id: string };
     try {
       first = await connect(ws, 'photoNet', 'pn-own-2');
@@ -110,7 +124,15 @@ describe('connected profiles', () => {
     const ws = newWs();
     const { items } = await h.grpc.call('ConnectSandboxProfiles', {}, { workspaceId: ws, deadlineMs: 30000 });
     expect(items.map((p) => p.net.code)).toEqual([
-      'generalNet', 'photoNet', 'photoNetV2', 'professionalNet', 'shortVideoNet', 'conversationNet', 'listingNet', 'videoNet', 'microblogNet',
+      'generalNet',
+      'photoNet',
+      'photoNetV2',
+      'professionalNet',
+      'shortVideoNet',
+      'conversationNet',
+      'listingNet',
+      'videoNet',
+      'microblogNet',
     ]);
 
     const all = await h.api('GET', '/profiles', { ws });
@@ -142,7 +164,10 @@ describe('connected profiles', () => {
     async (qs) => {
       const r = await h.api('GET', `/profiles?${qs}`);
       expect(r.status).toBe(400);
-      expect(r.body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: expect.stringMatching(/^\/query\//) })] });
+      expect(r.body.error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [expect.objectContaining({ path: expect.stringMatching(/^\/query\//) })],
+      });
     },
   );
 
@@ -151,9 +176,16 @@ describe('connected profiles', () => {
     const p = await connect(ws, 'generalNet', 'gn-own-2');
     const other = newWs();
     expect((await h.grpc.call('GetProfiles', { ids: [p.id] }, { workspaceId: other })).items).toEqual([]);
-    expect(await rejection(h.grpc.call('GetPublishCredentials', { profile_id: p.id }, { workspaceId: other }))).toMatchObject({ status: 404 });
+    expect(await rejection(h.grpc.call('GetPublishCredentials', { profile_id: p.id }, { workspaceId: other }))).toMatchObject({
+      status: 404,
+    });
     const creds = await h.grpc.call('GetPublishCredentials', { profile_id: p.id }, { workspaceId: ws });
-    expect(creds).toMatchObject({ profile_id: p.id, net: 'generalNet', network_account_id: 'gn-own-2', access_token: expect.stringMatching(/^sbx_/) });
+    expect(creds).toMatchObject({
+      profile_id: p.id,
+      net: 'generalNet',
+      network_account_id: 'gn-own-2',
+      access_token: expect.stringMatching(/^sbx_/),
+    });
   });
 });
 
@@ -177,7 +209,9 @@ describe('GET /search/profiles', () => {
 
   it('finds photoNet accounts by exact username only', async () => {
     expect((await search('net=photoNet&query=northwind.coffee.roasters')).body).toEqual({
-      items: [{ id: 'photoNet:pn-biz-1', name: 'Northwind Coffee Roasters', username: 'northwind.coffee.roasters', picture: expect.any(String) }],
+      items: [
+        { id: 'photoNet:pn-biz-1', name: 'Northwind Coffee Roasters', username: 'northwind.coffee.roasters', picture: expect.any(String) },
+      ],
     });
     const partial = await search('net=photoNet&query=northwind');
     expect(partial.status).toBe(400);
@@ -217,7 +251,8 @@ describe('GET /search/profiles', () => {
 });
 
 describe('competitors', () => {
-  const add = (ws: string, profileId: unknown, plan?: string) => h.api('POST', '/competitor', { ws, body: { profileId }, ...(plan ? { plan } : {}) });
+  const add = (ws: string, profileId: unknown, plan?: string) =>
+    h.api('POST', '/competitor', { ws, body: { profileId }, ...(plan ? { plan } : {}) });
   const list = (ws: string, qs = '') => h.api('GET', `/competitors${qs}`, { ws });
 
   it('adds a competitor (201), returns the same record when added again, and requests its backfill', async () => {
@@ -317,7 +352,9 @@ describe('competitors', () => {
     const other = newWs();
 
     expect((await h.api('DELETE', `/competitor/${added.id}`, { ws: other })).status).toBe(404);
-    expect(await rejection(h.grpc.call('GetCompetitor', { competitor_id: added.id }, { workspaceId: other }))).toMatchObject({ status: 404 });
+    expect(await rejection(h.grpc.call('GetCompetitor', { competitor_id: added.id }, { workspaceId: other }))).toMatchObject({
+      status: 404,
+    });
     expect((await list(other)).body.total).toBe(0);
     expect((await list(ws)).body.total).toBe(1);
   });
@@ -326,7 +363,10 @@ describe('competitors', () => {
     const ws = newWs();
     for (const id of ['generalNet:gn-biz-4', 'photoNet:pn-biz-4', 'generalNet:gn-biz-5']) expect((await add(ws, id)).status).toBe(201);
 
-    expect((await list(ws, '?net=generalNet')).body.items.map((c: any) => c.profileId)).toEqual(['generalNet:gn-biz-4', 'generalNet:gn-biz-5']);
+    expect((await list(ws, '?net=generalNet')).body.items.map((c: any) => c.profileId)).toEqual([
+      'generalNet:gn-biz-4',
+      'generalNet:gn-biz-5',
+    ]);
     expect((await list(ws, '?query=PIXEL')).body.items.map((c: any) => c.profileId)).toEqual(['generalNet:gn-biz-5']);
     expect((await list(ws, '?skip=1&take=1')).body).toMatchObject({ hasMore: true, total: 3, items: [{ profileId: 'photoNet:pn-biz-4' }] });
     expect((await list(ws, '?take=500')).status).toBe(400);
@@ -344,7 +384,9 @@ describe('competitors', () => {
     const ws = newWs();
     const r = await h.api('POST', '/competitor', { ws, body });
     expect(r.status).toBe(status);
-    expect(r.body.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), requestId: expect.any(String) }));
+    expect(r.body.error).toEqual(
+      expect.objectContaining({ code: expect.any(String), message: expect.any(String), requestId: expect.any(String) }),
+    );
     expect((await list(ws)).body.total).toBe(0);
   });
 });

@@ -60,12 +60,21 @@ export class CollectorService {
       signer: new TokenSigner('insights', cfg.jwtPrivateKey),
       deadlineMs: cfg.neighbourDeadlineMs,
     });
-    const collect = new CollectTarget(adapter, profiles, daily, posts, targets, locks, {
-      retry: { attempts: cfg.networkAttempts, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
-      postRefreshDays: cfg.postRefreshDays,
-      lockTtlMs: cfg.targetLockMs,
-      lockWaitMs: 60_000,
-    }, log);
+    const collect = new CollectTarget(
+      adapter,
+      profiles,
+      daily,
+      posts,
+      targets,
+      locks,
+      {
+        retry: { attempts: cfg.networkAttempts, baseMs: cfg.retryBaseMs, maxMs: cfg.retryMaxMs },
+        postRefreshDays: cfg.postRefreshDays,
+        lockTtlMs: cfg.targetLockMs,
+        lockWaitMs: 60_000,
+      },
+      log,
+    );
 
     const broker = await Broker.connect({
       url: cfg.amqpUrl,

@@ -20,7 +20,13 @@ export const insightsSpec = {
   jobsQueue: { env: 'INSIGHTS_JOBS_QUEUE', type: 'string', minLength: 1, default: 'insights.collection' },
   jobsPrefetch: { env: 'INSIGHTS_JOBS_PREFETCH', type: 'integer', minimum: 1, default: 4 },
   backfillDays: { env: 'INSIGHTS_BACKFILL_DAYS', type: 'integer', minimum: 1, maximum: 731, default: 90 },
-  refreshIntervalMinutes: { env: 'INSIGHTS_REFRESH_INTERVAL_MINUTES', type: 'number', minimum: 0, default: 60, description: '0 turns the periodic refresh off' },
+  refreshIntervalMinutes: {
+    env: 'INSIGHTS_REFRESH_INTERVAL_MINUTES',
+    type: 'number',
+    minimum: 0,
+    default: 60,
+    description: '0 turns the periodic refresh off',
+  },
   refreshDays: { env: 'INSIGHTS_REFRESH_DAYS', type: 'integer', minimum: 1, maximum: 31, default: 2 },
   // Post metrics keep growing for weeks after publishing, so a refresh re-reads recent posts too.
   postRefreshDays: { env: 'INSIGHTS_POST_REFRESH_DAYS', type: 'integer', minimum: 1, maximum: 90, default: 28 },

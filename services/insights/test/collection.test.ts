@@ -17,7 +17,11 @@ describe('insights collection', () => {
   let gnToken: string;
 
   const publishJob = (target: CollectionRequested['target'], since: string, until: string, reason: 'backfill' | 'refresh' = 'backfill') =>
-    h.broker!.publish(collectionRequested, { target, reason, since, until }, { workspaceId: WS, exchange: h.env['INSIGHTS_JOBS_EXCHANGE']! });
+    h.broker!.publish(
+      collectionRequested,
+      { target, reason, since, until },
+      { workspaceId: WS, exchange: h.env['INSIGHTS_JOBS_EXCHANGE']! },
+    );
   /** Waits until the target's collection finished after `after`. */
   const collected = (kind: 'profile' | 'competitor', id: string, after: number) =>
     eventually(async () => {
@@ -45,7 +49,7 @@ describe('insights collection', () => {
   });
   afterAll(() => h.stop());
 
-  it('backfills a connected profile: the days and posts become visible with the network\'s values', async () => {
+  it("backfills a connected profile: the days and posts become visible with the network's values", async () => {
     const start = Date.now();
     await publishJob(P1, day(-39), day(-1));
     await collected('profile', 'p1', start);
@@ -55,9 +59,20 @@ describe('insights collection', () => {
     expect(daily.body.total).toBe(39);
     expect(daily.body.items[0].date).toBe(`${day(-1)}T00:00:00.000Z`);
     const adapter = new SandboxAdapter({ baseUrl: h.env['NETWORK_SANDBOX_URL']!, timeoutMs: 5000 });
-    const direct = await adapter.dailyMetrics({ net: 'generalNet', accountId: 'gn-own-1', accessToken: gnToken, since: day(-1), until: day(-1), metrics: ['gn-daily-page-fans'] });
+    const direct = await adapter.dailyMetrics({
+      net: 'generalNet',
+      accountId: 'gn-own-1',
+      accessToken: gnToken,
+      since: day(-1),
+      until: day(-1),
+      metrics: ['gn-daily-page-fans'],
+    });
     await adapter.close();
-    expect(daily.body.items[0].insights).toContainEqual({ metric: 'gn-daily-page-fans', value: direct.days[0]!.values['gn-daily-page-fans'], type: 'NUMBER' });
+    expect(daily.body.items[0].insights).toContainEqual({
+      metric: 'gn-daily-page-fans',
+      value: direct.days[0]!.values['gn-daily-page-fans'],
+      type: 'NUMBER',
+    });
 
     const posts = await h.get(WS, `/profile/p1/insights/posts?since=${day(-39)}&until=${day(-1)}`);
     expect(posts.body.total).toBeGreaterThan(0);
@@ -84,8 +99,20 @@ describe('insights collection', () => {
   });
 
   it('retries transient network failures (5xx, rate limits) with backoff and then stores the data', async () => {
-    await h.sandboxHttp('POST', '/sandbox/admin/failures', { kind: 'server_error', status: 503, accountId: 'gn-own-1', operation: 'dailyMetrics', count: 2 });
-    await h.sandboxHttp('POST', '/sandbox/admin/failures', { kind: 'rate_limit', retryAfterSeconds: 1, accountId: 'gn-own-1', operation: 'postMetrics', count: 1 });
+    await h.sandboxHttp('POST', '/sandbox/admin/failures', {
+      kind: 'server_error',
+      status: 503,
+      accountId: 'gn-own-1',
+      operation: 'dailyMetrics',
+      count: 2,
+    });
+    await h.sandboxHttp('POST', '/sandbox/admin/failures', {
+      kind: 'rate_limit',
+      retryAfterSeconds: 1,
+      accountId: 'gn-own-1',
+      operation: 'postMetrics',
+      count: 1,
+    });
     expect((await h.sandboxHttp('GET', '/sandbox/admin/failures')).body.items).toHaveLength(2);
     const start = Date.now();
     await publishJob(P1, day(-50), day(-45));
@@ -120,7 +147,11 @@ describe('insights collection', () => {
   });
 
   it('forgets a removed target with its data, and later refreshes leave it out', async () => {
-    await h.broker!.publish(collectionTargetRemoved, { target: { kind: 'competitor', id: 'c1' } }, { workspaceId: WS, exchange: h.env['INSIGHTS_JOBS_EXCHANGE']! });
+    await h.broker!.publish(
+      collectionTargetRemoved,
+      { target: { kind: 'competitor', id: 'c1' } },
+      { workspaceId: WS, exchange: h.env['INSIGHTS_JOBS_EXCHANGE']! },
+    );
     await eventually(async () => (await targets.get('competitor', 'c1')) === null);
     const r = await h.get(WS, `/competitor/c1/insights?since=${day(-5)}&until=${day(-1)}`);
     expect(r.body).toEqual({ hasMore: false, items: [], total: 0 });

@@ -130,12 +130,17 @@ describe('insights API', () => {
       const r = await h.get(WS, '/profile/p-gn/insights?metrics=gn-daily-page-fans,gn-daily-nonsense');
       expect(r.status).toBe(400);
       expect(messages(r.body)).toHaveLength(1);
-      expect(messages(r.body)[0]).toMatch(/unknown metric "gn-daily-nonsense".*valid metrics: .*gn-daily-page-fans.*gn-daily-page-impressions/);
+      expect(messages(r.body)[0]).toMatch(
+        /unknown metric "gn-daily-nonsense".*valid metrics: .*gn-daily-page-fans.*gn-daily-page-impressions/,
+      );
       expect(messages(r.body)[0]).not.toMatch(/engagement-rate/);
     });
 
-    it('rejects formula metrics, metrics the API does not serve, post metrics and other networks\' metrics', async () => {
-      const r = await h.get(WS, '/profile/p-gn/insights?metrics=gn-daily-page-engagement-rate,gn-daily-page-fans-by-country,gn-post-likes,pn-daily-followers');
+    it("rejects formula metrics, metrics the API does not serve, post metrics and other networks' metrics", async () => {
+      const r = await h.get(
+        WS,
+        '/profile/p-gn/insights?metrics=gn-daily-page-engagement-rate,gn-daily-page-fans-by-country,gn-post-likes,pn-daily-followers',
+      );
       expect(r.status).toBe(400);
       const m = messages(r.body);
       expect(m[0]).toMatch(/formula .*not supported/);
@@ -147,7 +152,9 @@ describe('insights API', () => {
     it('adds notes for a deprecated metric in the shape of spec 2.6', async () => {
       const r = await h.get(WS, '/profile/p-gn/insights?since=2024-03-01&until=2024-03-31&metrics=gn-daily-page-impressions-organic');
       expect(r.status).toBe(200);
-      expect(r.body.items).toEqual([{ date: '2024-03-10T00:00:00.000Z', insights: [{ metric: 'gn-daily-page-impressions-organic', value: 33, type: 'NUMBER' }] }]);
+      expect(r.body.items).toEqual([
+        { date: '2024-03-10T00:00:00.000Z', insights: [{ metric: 'gn-daily-page-impressions-organic', value: 33, type: 'NUMBER' }] },
+      ]);
       expect(r.body.notes).toEqual({
         metricsDeprecated: {
           message: expect.any(String),
@@ -167,11 +174,19 @@ describe('insights API', () => {
       expect(asked.body.notes).toEqual({
         futureDeprecatedMetrics: {
           message: expect.any(String),
-          metrics: [{ metric: 'gn-daily-page-consumptions', deprecatedAt: '2027-09-30T00:00:00.000Z', deprecationArticle: expect.stringMatching(/^https:\/\//) }],
+          metrics: [
+            {
+              metric: 'gn-daily-page-consumptions',
+              deprecatedAt: '2027-09-30T00:00:00.000Z',
+              deprecationArticle: expect.stringMatching(/^https:\/\//),
+            },
+          ],
         },
       });
       const byDefault = await h.get(WS, `/profile/p-gn/insights?${RANGE}`);
-      expect(byDefault.body.notes.futureDeprecatedMetrics.metrics.map((m: { metric: string }) => m.metric)).toEqual(['gn-daily-page-consumptions']);
+      expect(byDefault.body.notes.futureDeprecatedMetrics.metrics.map((m: { metric: string }) => m.metric)).toEqual([
+        'gn-daily-page-consumptions',
+      ]);
       // Already-deprecated metrics are not in the default set.
       expect(byDefault.body.notes.metricsDeprecated).toBeUndefined();
       expect(byDefault.body.items[0].insights.map((i: { metric: string }) => i.metric)).toEqual([
@@ -224,7 +239,10 @@ describe('insights API', () => {
     });
 
     it('filters by labelIds (posts published through us) and aggregates over every filtered post, not the page', async () => {
-      const r = await h.get(WS, `/profile/p-gn/insights/posts?${RANGE}&labelIds=l-summer,l-promo&aggregate=true&take=1&metrics=gn-post-likes,gn-post-reach`);
+      const r = await h.get(
+        WS,
+        `/profile/p-gn/insights/posts?${RANGE}&labelIds=l-summer,l-promo&aggregate=true&take=1&metrics=gn-post-likes,gn-post-reach`,
+      );
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ hasMore: true, total: 2 });
       expect(r.body.items.map((p: { id: string }) => p.id)).toEqual(['gn.4']);
@@ -279,15 +297,27 @@ describe('insights API', () => {
   });
 
   describe('metric catalogs', () => {
-    it('lists every metric of the profile\'s network with scope, support, formula, public and deprecation', async () => {
+    it("lists every metric of the profile's network with scope, support, formula, public and deprecation", async () => {
       const r = await h.get(WS, '/profile/p-gn/insights/metrics');
       expect(r.status).toBe(200);
       expect(r.body.hasMore).toBe(false);
       expect(r.body.total).toBe(r.body.items.length);
       const byCode = Object.fromEntries(r.body.items.map((m: { metric: string }) => [m.metric, m]));
-      expect(byCode['gn-daily-page-fans']).toMatchObject({ scope: 'daily', apiSupported: true, formula: false, public: true, available: true, deprecationState: 'ACTIVE', deprecatedAt: null });
+      expect(byCode['gn-daily-page-fans']).toMatchObject({
+        scope: 'daily',
+        apiSupported: true,
+        formula: false,
+        public: true,
+        available: true,
+        deprecationState: 'ACTIVE',
+        deprecatedAt: null,
+      });
       expect(byCode['gn-post-engagement-rate']).toMatchObject({ scope: 'post', formula: true, apiSupported: false, available: false });
-      expect(byCode['gn-daily-page-impressions-organic']).toMatchObject({ deprecationState: 'DEPRECATED', deprecatedAt: '2024-03-14T00:00:00.000Z', available: true });
+      expect(byCode['gn-daily-page-impressions-organic']).toMatchObject({
+        deprecationState: 'DEPRECATED',
+        deprecatedAt: '2024-03-14T00:00:00.000Z',
+        available: true,
+      });
       expect(byCode['gn-daily-page-consumptions']).toMatchObject({ deprecationState: 'FUTURE_DEPRECATED' });
       const daily = await h.get(WS, '/profile/p-gn/insights/metrics?scope=daily');
       expect(daily.body.items.every((m: { scope: string }) => m.scope === 'daily')).toBe(true);

@@ -30,7 +30,12 @@ export interface MediaServiceOverrides extends ImportOverrides {
 
 export function imageProviderFor(cfg: MediaConfig): ImageProvider {
   if (cfg.imageProvider === 'openai') {
-    return new OpenAiImageProvider({ baseUrl: cfg.imageApiUrl, apiKey: cfg.imageApiKey, model: cfg.imageApiModel, timeoutMs: cfg.imageApiTimeoutMs });
+    return new OpenAiImageProvider({
+      baseUrl: cfg.imageApiUrl,
+      apiKey: cfg.imageApiKey,
+      model: cfg.imageApiModel,
+      timeoutMs: cfg.imageApiTimeoutMs,
+    });
   }
   return new LocalImageProvider();
 }

@@ -60,7 +60,9 @@ export class MediaWorker {
         { name: 'broker', check: () => broker.isReady() },
       ],
     });
-    const worker = new MediaWorker(cfg, mongo, broker, consumer, http, (now) => sweepUnconfirmed(ctx, cfg.unconfirmedUploadTtlMinutes, now));
+    const worker = new MediaWorker(cfg, mongo, broker, consumer, http, (now) =>
+      sweepUnconfirmed(ctx, cfg.unconfirmedUploadTtlMinutes, now),
+    );
     worker.startSweeping();
     log.info('media worker running', { port: http.port, prefetch: cfg.workerPrefetch });
     return worker;

@@ -10,7 +10,8 @@ import { primaryStore } from './storage/store-from-config';
  */
 async function main(): Promise<void> {
   const args = new Set(process.argv.slice(2));
-  for (const a of args) if (!['--dry-run', '--keep-gridfs'].includes(a)) throw new Error(`unknown option ${a} (use --dry-run, --keep-gridfs)`);
+  for (const a of args)
+    if (!['--dry-run', '--keep-gridfs'].includes(a)) throw new Error(`unknown option ${a} (use --dry-run, --keep-gridfs)`);
   const cfg = loadMediaConfig();
   const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: mediaDbName(cfg) });
   const target = primaryStore(cfg);

@@ -36,10 +36,17 @@ afterAll(async () => {
 });
 
 /** A PUT as curl makes it for a large body: headers with `Expect: 100-continue`, the body only after "100 Continue". */
-function putExpectingContinue(url: string, body: Buffer, contentType: string): Promise<{ status: number; location?: string; bodySent: boolean }> {
+function putExpectingContinue(
+  url: string,
+  body: Buffer,
+  contentType: string,
+): Promise<{ status: number; location?: string; bodySent: boolean }> {
   return new Promise((resolve, reject) => {
     let bodySent = false;
-    const req = http.request(url, { method: 'PUT', headers: { 'content-type': contentType, 'content-length': body.length, expect: '100-continue' } });
+    const req = http.request(url, {
+      method: 'PUT',
+      headers: { 'content-type': contentType, 'content-length': body.length, expect: '100-continue' },
+    });
     req.on('continue', () => {
       bodySent = true;
       req.end(body);
@@ -87,21 +94,61 @@ describeS3('direct transfers (MEDIA_STORE=s3)', () => {
 
   it('keeps the 403/409/413/415 answers of the service, and the store refuses a body other than the one signed', async () => {
     const created = await (await h.api('ws-direct', 'POST', '/media', { name: 'x', destinationType: 'POST_MEDIA' })).json();
-    expect((await fetch(created.uploadUrl.replace(/sig=[0-9a-f]{4}/, 'sig=0000'), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: 'x', redirect: 'manual' })).status).toBe(403);
-    expect((await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/html' }, body: 'x', redirect: 'manual' })).status).toBe(415);
-    expect((await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: Buffer.alloc(8 * 1024 * 1024 + 1), redirect: 'manual' })).status).toBe(413);
-    const hop = await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Buffer.alloc(10), redirect: 'manual' });
+    expect(
+      (
+        await fetch(created.uploadUrl.replace(/sig=[0-9a-f]{4}/, 'sig=0000'), {
+          method: 'PUT',
+          headers: { 'content-type': 'image/jpeg' },
+          body: 'x',
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/html' }, body: 'x', redirect: 'manual' })).status,
+    ).toBe(415);
+    expect(
+      (
+        await fetch(created.uploadUrl, {
+          method: 'PUT',
+          headers: { 'content-type': 'video/mp4' },
+          body: Buffer.alloc(8 * 1024 * 1024 + 1),
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(413);
+    const hop = await fetch(created.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: Buffer.alloc(10),
+      redirect: 'manual',
+    });
     expect(hop.status).toBe(307);
     // The presigned address is for 10 bytes of image/jpeg only.
-    const longer = await fetch(hop.headers.get('location')!, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Buffer.alloc(11) });
+    const longer = await fetch(hop.headers.get('location')!, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: Buffer.alloc(11),
+    });
     expect(longer.status).toBe(403);
-    const otherType = await fetch(hop.headers.get('location')!, { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: Buffer.alloc(10) });
+    const otherType = await fetch(hop.headers.get('location')!, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4' },
+      body: Buffer.alloc(10),
+    });
     expect(otherType.status).toBe(403);
     expect((await h.api('ws-direct', 'PATCH', `/media/${created.id}`)).status).toBe(409); // nothing stored yet
     const file = await jpeg(20, 20);
-    expect((await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([file]) })).status).toBe(200);
+    expect(
+      (await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([file]) })).status,
+    ).toBe(200);
     expect((await h.api('ws-direct', 'PATCH', `/media/${created.id}`)).status).toBe(200);
-    const replay = await fetch(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file, redirect: 'manual' });
+    const replay = await fetch(created.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: file,
+      redirect: 'manual',
+    });
     expect(replay.status).toBe(409);
     await h.settled('ws-direct', created.id);
   });
@@ -109,9 +156,13 @@ describeS3('direct transfers (MEDIA_STORE=s3)', () => {
   it('leaves no object behind for a deleted media or an unconfirmed direct upload', async () => {
     const before = await h.store.files();
     const a = await (await h.api('ws-direct', 'POST', '/media', { name: 'a', destinationType: 'POST_MEDIA' })).json();
-    expect((await fetch(a.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([await jpeg(10, 10)]) })).status).toBe(200);
+    expect(
+      (await fetch(a.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([await jpeg(10, 10)]) })).status,
+    ).toBe(200);
     const b = await (await h.api('ws-direct', 'POST', '/media', { name: 'b', destinationType: 'POST_MEDIA' })).json();
-    expect((await fetch(b.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([await jpeg(10, 10)]) })).status).toBe(200);
+    expect(
+      (await fetch(b.uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([await jpeg(10, 10)]) })).status,
+    ).toBe(200);
     expect((await h.api('ws-direct', 'PATCH', `/media/${b.id}`)).status).toBe(200);
     await h.settled('ws-direct', b.id);
     expect((await h.store.files()).length).toBe(before.length + 3); // a, b and b's preview

@@ -71,7 +71,15 @@ describe(`FileStore (${process.env['MEDIA_STORE'] ?? 'fs'})`, () => {
   });
 
   it('refuses keys that are not file ids before touching any path or object', async () => {
-    for (const key of ['../../etc/passwd', '..', 'a/b', '', '0123456789abcdef0123456%2f', 'ABCDEF0123456789ABCDEF01', '0123456789abcdef01234567\0']) {
+    for (const key of [
+      '../../etc/passwd',
+      '..',
+      'a/b',
+      '',
+      '0123456789abcdef0123456%2f',
+      'ABCDEF0123456789ABCDEF01',
+      '0123456789abcdef01234567\0',
+    ]) {
       expect(() => store.read(key)).toThrow(InvalidFileKeyError);
       expect(await store.stat(key)).toBeNull();
       await expect(store.delete(key)).resolves.toBeUndefined();

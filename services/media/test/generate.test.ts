@@ -103,16 +103,24 @@ describe('the OpenAI-compatible provider', () => {
   let g: Harness;
 
   beforeAll(async () => {
-    const png = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#336699' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 512, height: 512, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
     fake = http.createServer((req, res) => {
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
         seen.push({ auth: req.headers.authorization, body: JSON.parse(raw) });
         if (req.url !== '/v1/images/generations') return res.writeHead(404).end();
-        if (mode === 'error') return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'content policy' } }));
-        if (mode === 'garbage') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ b64_json: Buffer.from('not an image').toString('base64') }] }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64') }] }));
+        if (mode === 'error')
+          return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'content policy' } }));
+        if (mode === 'garbage')
+          return res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ data: [{ b64_json: Buffer.from('not an image').toString('base64') }] }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ created: 1, data: [{ b64_json: png.toString('base64') }] }));
       });
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
@@ -139,7 +147,12 @@ describe('the OpenAI-compatible provider', () => {
     const res = await g.api('ws-ai', 'POST', '/assistant/generate-image', { prompt: 'a cat', aspectRatio: '4:3', quality: 'hd' });
     expect(res.status).toBe(201);
     const media = await res.json();
-    expect(seen).toEqual([{ auth: 'Bearer sk-test', body: expect.objectContaining({ model: 'test-model', prompt: 'a cat', size: '2048x1536', quality: 'hd', n: 1 }) }]);
+    expect(seen).toEqual([
+      {
+        auth: 'Bearer sk-test',
+        body: expect.objectContaining({ model: 'test-model', prompt: 'a cat', size: '2048x1536', quality: 'hd', n: 1 }),
+      },
+    ]);
     const file = Buffer.from(await (await fetch(media.path)).arrayBuffer());
     expect(await sharp(file).metadata()).toMatchObject({ format: 'jpeg', width: 2048, height: 1536, space: 'srgb' });
     expect(jpegIsQuality100(file)).toBe(true);

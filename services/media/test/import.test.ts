@@ -80,7 +80,8 @@ afterAll(async () => {
   await tls?.close();
 });
 
-const importUrl = (ws: string, fileUrl: string) => h.api(ws, 'POST', '/media/from-url', { name: 'imported', destinationType: 'POST_MEDIA', fileUrl });
+const importUrl = (ws: string, fileUrl: string) =>
+  h.api(ws, 'POST', '/media/from-url', { name: 'imported', destinationType: 'POST_MEDIA', fileUrl });
 
 async function importAndSettle(fileUrl: string) {
   const res = await importUrl('ws-imp', fileUrl);

@@ -33,11 +33,26 @@ async function legacyMedia(ws: string, file: Buffer) {
   const id = new Types.ObjectId().toHexString();
   const now = new Date();
   await db.collection('media').insertOne({
-    _id: id as never, workspaceId: ws, name: 'old', destinationType: 'POST_MEDIA', source: 'UPLOAD', status: 'SUCCESS',
-    uploadState: 'CONFIRMED', unconfirmed: false, mimeType: 'image/jpeg', kind: 'IMAGE',
-    specs: { width: 10, height: 10, duration: null, fileSizeBytes: file.length, fps: null }, declaredSpecs: null,
-    fileUrl: null, fileId: stored.id, incomingId: null, uploadedContentType: 'image/jpeg', previewId: null, errorReason: null,
-    createdAt: now, updatedAt: now,
+    _id: id as never,
+    workspaceId: ws,
+    name: 'old',
+    destinationType: 'POST_MEDIA',
+    source: 'UPLOAD',
+    status: 'SUCCESS',
+    uploadState: 'CONFIRMED',
+    unconfirmed: false,
+    mimeType: 'image/jpeg',
+    kind: 'IMAGE',
+    specs: { width: 10, height: 10, duration: null, fileSizeBytes: file.length, fps: null },
+    declaredSpecs: null,
+    fileUrl: null,
+    fileId: stored.id,
+    incomingId: null,
+    uploadedContentType: 'image/jpeg',
+    previewId: null,
+    errorReason: null,
+    createdAt: now,
+    updatedAt: now,
   });
   const signer = new UrlSigner(h.env['STORAGE_SIGNING_SECRET']!, h.root);
   return { id, fileId: stored.id, url: signer.sign('GET', filePath(id, 'original'), new Date(Date.now() + 600_000)) };

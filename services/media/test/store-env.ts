@@ -3,13 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CreateBucketCommand,
-  DeleteBucketCommand,
-  DeleteObjectsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteBucketCommand, DeleteObjectsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 
 /** The backend the media tests run on: MEDIA_STORE=fs (default) or s3 (versitygw of infra.sh, or S3_ENDPOINT). */
 export const STORE = (process.env['MEDIA_STORE'] ?? 'fs') as 'fs' | 's3';
@@ -20,11 +14,17 @@ export function s3Credentials(): { accessKeyId: string; secretAccessKey: string 
   let secret = process.env['S3_SECRET_ACCESS_KEY'];
   const file = join(process.env['SOCIAL_STATE_DIR'] ?? join(homedir(), '.cache/social-api'), 's3/credentials.env');
   if ((!id || !secret) && existsSync(file)) {
-    const vars = Object.fromEntries(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => l.split('=', 2) as [string, string]));
+    const vars = Object.fromEntries(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
     id = vars['S3_ACCESS_KEY_ID'];
     secret = vars['S3_SECRET_ACCESS_KEY'];
   }
-  if (!id || !secret) throw new Error('no S3 credentials: run scripts/infra.sh, or set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
+  if (!id || !secret)
+    throw new Error('no S3 credentials: run scripts/infra.sh, or set S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY');
   return { accessKeyId: id, secretAccessKey: secret };
 }
 
@@ -75,12 +75,19 @@ export async function testStore(kind: 'fs' | 's3' = STORE): Promise<TestStore> {
   const { accessKeyId, secretAccessKey } = s3Credentials();
   return {
     kind,
-    env: { MEDIA_STORE: 's3', S3_ENDPOINT: s3Endpoint(), S3_BUCKET: bucket, S3_ACCESS_KEY_ID: accessKeyId, S3_SECRET_ACCESS_KEY: secretAccessKey },
+    env: {
+      MEDIA_STORE: 's3',
+      S3_ENDPOINT: s3Endpoint(),
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: accessKeyId,
+      S3_SECRET_ACCESS_KEY: secretAccessKey,
+    },
     location: bucket,
     files: () => listKeys(client, bucket),
     async cleanup() {
       const keys = await listKeys(client, bucket);
-      if (keys.length > 0) await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } }));
+      if (keys.length > 0)
+        await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } }));
       await client.send(new DeleteBucketCommand({ Bucket: bucket }));
       client.destroy();
     },

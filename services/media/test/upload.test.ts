@@ -38,7 +38,12 @@ const create = async (ws: string, body: Record<string, unknown> = {}) => {
 };
 // A Blob, so that fetch can send the body again after the 307 of MEDIA_STORE=s3 (it cannot replay a Buffer).
 const put = (url: string, body: Buffer | ReadableStream, contentType = 'application/octet-stream', extra: RequestInit = {}) =>
-  fetch(url, { method: 'PUT', headers: { 'content-type': contentType }, body: Buffer.isBuffer(body) ? new Blob([body]) : body, ...extra } as RequestInit);
+  fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: Buffer.isBuffer(body) ? new Blob([body]) : body,
+    ...extra,
+  } as RequestInit);
 
 /** Steps 1-3 and the wait for processing. */
 async function uploadAndProcess(ws: string, file: Buffer, contentType: string, body: Record<string, unknown> = {}) {
@@ -84,7 +89,11 @@ describe('the three-step upload', () => {
   it('measures a JPEG: type, width, height, size, duration null; path and preview are signed URLs that work', async () => {
     const file = await jpeg(800, 600);
     const { media } = await uploadAndProcess('ws-up', file, 'image/jpeg');
-    expect(media).toMatchObject({ status: 'SUCCESS', type: 'image/jpeg', specs: { width: 800, height: 600, duration: null, fileSizeBytes: file.length } });
+    expect(media).toMatchObject({
+      status: 'SUCCESS',
+      type: 'image/jpeg',
+      specs: { width: 800, height: 600, duration: null, fileSizeBytes: file.length },
+    });
     const original = Buffer.from(await (await fetch(media.path)).arrayBuffer());
     expect(original.equals(file)).toBe(true);
     const thumb = await sharp(Buffer.from(await (await fetch(media.preview)).arrayBuffer())).metadata();
@@ -94,7 +103,11 @@ describe('the three-step upload', () => {
   it('measures a PNG and replaces declared specs that disagree with the file', async () => {
     const file = await png(300, 200);
     const { media } = await uploadAndProcess('ws-up', file, 'image/png', { width: 9999, height: 1, duration: 12, fileSize: 5 });
-    expect(media).toMatchObject({ status: 'SUCCESS', type: 'image/png', specs: { width: 300, height: 200, duration: null, fileSizeBytes: file.length } });
+    expect(media).toMatchObject({
+      status: 'SUCCESS',
+      type: 'image/png',
+      specs: { width: 300, height: 200, duration: null, fileSizeBytes: file.length },
+    });
   });
 
   it('measures a GIF', async () => {
@@ -124,7 +137,12 @@ describe('the three-step upload', () => {
   it.each([
     ['a corrupt JPEG', corruptJpeg(), 'image/jpeg', /image could not be decoded/],
     ['a corrupt MP4', corruptMp4(), 'video/mp4', /video could not be decoded/],
-    ['a file of no known type', Buffer.from('plain text, not media '.repeat(20)), 'image/png', /not a supported image, video or audio format/],
+    [
+      'a file of no known type',
+      Buffer.from('plain text, not media '.repeat(20)),
+      'image/png',
+      /not a supported image, video or audio format/,
+    ],
   ])('turns %s into ERROR with the reason', async (_what, file, type, reason) => {
     const { media } = await uploadAndProcess('ws-up', file, type);
     expect(media).toMatchObject({ status: 'ERROR', path: null, preview: null, type: null, specs: null });
@@ -166,7 +184,10 @@ describe('the three-step upload', () => {
     const created = await create('ws-up');
     const before = await h.store.files();
     // Chunked (no Content-Length), so the body goes through the service to the store on either backend.
-    const req = http.request(created.uploadUrl, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' } });
+    const req = http.request(created.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'video/mp4', 'transfer-encoding': 'chunked' },
+    });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(1536 * 1024, 1));
     await new Promise((r) => setTimeout(r, 500));
@@ -190,7 +211,14 @@ describe('the three-step upload', () => {
   });
 
   it.each([
-    ['a changed signature', (u: URL) => u.searchParams.set('sig', u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')))],
+    [
+      'a changed signature',
+      (u: URL) =>
+        u.searchParams.set(
+          'sig',
+          u.searchParams.get('sig')!.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+        ),
+    ],
     ['a later expiry', (u: URL) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600))],
     ['another media id', (u: URL) => (u.pathname = u.pathname.replace(/[^/]+$/, '0123456789abcdef01234567'))],
     ['no signature', (u: URL) => u.searchParams.delete('sig')],

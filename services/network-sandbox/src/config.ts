@@ -22,7 +22,7 @@ export const sandboxSpec = {
     type: 'integer',
     minimum: 1,
     description:
-      'A publish whose processing (admin latency, a failure rule held before the work) would take longer is abandoned: nothing stored, 504. Default: the network\'s maxProcessingMs (30000).',
+      "A publish whose processing (admin latency, a failure rule held before the work) would take longer is abandoned: nothing stored, 504. Default: the network's maxProcessingMs (30000).",
   },
   nodeEnv: { env: 'NODE_ENV', type: 'string', default: 'development' },
   publicUrl: {

@@ -25,18 +25,37 @@ describe('failure injection through the SandboxAdapter', () => {
     accountId: 'pn-own-1',
     accessToken: token,
     idempotencyKey,
-    post: { type: 'MEDIA', caption: `A photo (${idempotencyKey})`, firstComment: null, media: [{ mimeType: 'image/jpeg', url: 'https://s/p.jpg' }], links: [], settings: { shareToFeed: true } },
+    post: {
+      type: 'MEDIA',
+      caption: `A photo (${idempotencyKey})`,
+      firstComment: null,
+      media: [{ mimeType: 'image/jpeg', url: 'https://s/p.jpg' }],
+      links: [],
+      settings: { shareToFeed: true },
+    },
   });
   const readDaily = (adapter = sbx.adapter) =>
-    adapter.dailyMetrics({ net: 'photoNet', accountId: 'pn-own-1', accessToken: token, since: '2026-03-01', until: '2026-03-02', metrics: ['pn-daily-followers'] });
+    adapter.dailyMetrics({
+      net: 'photoNet',
+      accountId: 'pn-own-1',
+      accessToken: token,
+      since: '2026-03-01',
+      until: '2026-03-02',
+      metrics: ['pn-daily-followers'],
+    });
   const postsOfKey = async (key: string) =>
-    (await sbx.http('GET', '/sandbox/admin/published?net=photoNet&accountId=pn-own-1')).body.items.filter((i: { clientKey: string }) => i.clientKey === key);
+    (await sbx.http('GET', '/sandbox/admin/published?net=photoNet&accountId=pn-own-1')).body.items.filter(
+      (i: { clientKey: string }) => i.clientKey === key,
+    );
   const recent = async (since: string) =>
     (await sbx.adapter.recentPosts({ net: 'photoNet', accountId: 'pn-own-1', accessToken: token, since, limit: 100 })).items;
 
   it('answers rate limits with 429 and Retry-After: RATE_LIMITED, retryable, with the delay', async () => {
     await inject({ kind: 'rate_limit', net: 'photoNet', retryAfterSeconds: 7, count: 1 });
-    const raw = await sbx.http('GET', '/sandbox/photoNet/accounts/pn-own-1/metrics/daily?since=2026-03-01&until=2026-03-01&metrics=pn-daily-followers');
+    const raw = await sbx.http(
+      'GET',
+      '/sandbox/photoNet/accounts/pn-own-1/metrics/daily?since=2026-03-01&until=2026-03-01&metrics=pn-daily-followers',
+    );
     expect(raw.status).toBe(429);
     expect(raw.headers.get('retry-after')).toBe('7');
     expect(raw.body.error.code).toBe('RATE_LIMITED');
@@ -50,7 +69,12 @@ describe('failure injection through the SandboxAdapter', () => {
   it('answers 503 before any work: TRANSIENT, nothing created', async () => {
     await inject({ kind: 'server_error', status: 503, operation: 'publish', count: 1 });
     const input = publishInput();
-    expect(await rejectionOf(sbx.adapter.publish(input))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: 503, retryAfterMs: 1000 });
+    expect(await rejectionOf(sbx.adapter.publish(input))).toMatchObject({
+      kind: 'TRANSIENT',
+      retryable: true,
+      upstreamStatus: 503,
+      retryAfterMs: 1000,
+    });
     expect(await postsOfKey(input.idempotencyKey)).toEqual([]);
     await expect(sbx.adapter.publish(input)).resolves.toMatchObject({ replayed: false });
     expect(await postsOfKey(input.idempotencyKey)).toHaveLength(1);
@@ -78,7 +102,12 @@ describe('failure injection through the SandboxAdapter', () => {
 
   it('answers a revoked token with 401 and a clear body: AUTH_REVOKED, not retryable', async () => {
     await inject({ kind: 'revoked_token', accountId: 'pn-own-1', count: 2 });
-    const raw = await sbx.http('GET', '/sandbox/photoNet/accounts/pn-own-1/metrics/daily?since=2026-03-01&until=2026-03-01&metrics=pn-daily-followers', undefined, { authorization: `Bearer ${token}` });
+    const raw = await sbx.http(
+      'GET',
+      '/sandbox/photoNet/accounts/pn-own-1/metrics/daily?since=2026-03-01&until=2026-03-01&metrics=pn-daily-followers',
+      undefined,
+      { authorization: `Bearer ${token}` },
+    );
     expect(raw.status).toBe(401);
     expect(raw.body.error).toMatchObject({ code: 'TOKEN_REVOKED', message: expect.stringContaining('reconnect the profile') });
     expect(await rejectionOf(readDaily())).toMatchObject({ kind: 'AUTH_REVOKED', retryable: false });
@@ -121,7 +150,11 @@ describe('failure injection through the SandboxAdapter', () => {
         found = (await recent(since)).find((p) => p.fingerprint === contentFingerprint(input.post));
         if (!found) await new Promise((r) => setTimeout(r, 100));
       }
-      expect(found).toEqual({ networkPostId: expect.any(String), publishedAt: expect.any(String), fingerprint: contentFingerprint(input.post) });
+      expect(found).toEqual({
+        networkPostId: expect.any(String),
+        publishedAt: expect.any(String),
+        fingerprint: contentFingerprint(input.post),
+      });
 
       // photoNet keeps no keys: publishing again instead of reconciling makes a second post.
       const again = await sbx.adapter.publish(input);
@@ -167,7 +200,11 @@ describe('admin routes', () => {
   it('are not mounted when SANDBOX_ADMIN=false', async () => {
     const sbx = await startSandbox({ SANDBOX_ADMIN: 'false' });
     try {
-      for (const [method, path] of [['POST', '/sandbox/admin/failures'], ['GET', '/sandbox/admin/published'], ['POST', '/sandbox/admin/latency']] as const) {
+      for (const [method, path] of [
+        ['POST', '/sandbox/admin/failures'],
+        ['GET', '/sandbox/admin/published'],
+        ['POST', '/sandbox/admin/latency'],
+      ] as const) {
         const r = await sbx.http(method, path, method === 'POST' ? { kind: 'slow' } : undefined);
         expect(r.status).toBe(404);
       }

@@ -34,7 +34,8 @@ describe('idempotency keys kept for a window (professionalNet)', () => {
       settings: null,
     },
   });
-  const lookup = (idempotencyKey: string) => sbx.adapter.lookupPublished({ net: 'professionalNet', accountId: 'pro-own-1', accessToken: token, idempotencyKey });
+  const lookup = (idempotencyKey: string) =>
+    sbx.adapter.lookupPublished({ net: 'professionalNet', accountId: 'pro-own-1', accessToken: token, idempotencyKey });
   const createdUnder = async (clientKey: string) =>
     (await sbx.http('GET', `/sandbox/admin/published?net=professionalNet&clientKeyPrefix=${encodeURIComponent(clientKey)}`)).body;
   const shiftClock = async (offsetMs: number) => {
@@ -53,7 +54,10 @@ describe('idempotency keys kept for a window (professionalNet)', () => {
     expect(first).toMatchObject({ networkPostId: expect.stringMatching(/^pro_/), replayed: false });
     await shiftClock(DAY_MS - 60_000);
     expect(await sbx.adapter.publish(input(k))).toEqual({ ...first, replayed: true });
-    const raw = await sbx.http('POST', '/sandbox/professionalNet/accounts/pro-own-1/posts', input(k).post, { authorization: `Bearer ${token}`, 'idempotency-key': k });
+    const raw = await sbx.http('POST', '/sandbox/professionalNet/accounts/pro-own-1/posts', input(k).post, {
+      authorization: `Bearer ${token}`,
+      'idempotency-key': k,
+    });
     expect(raw.status).toBe(200);
     expect(raw.body).toEqual({ networkPostId: first.networkPostId, publishedAt: first.publishedAt });
     await expect(lookup(k)).resolves.toEqual({ networkPostId: first.networkPostId, publishedAt: first.publishedAt });
@@ -67,7 +71,13 @@ describe('idempotency keys kept for a window (professionalNet)', () => {
     const k = key();
     await sbx.adapter.publish(input(k, 'sig-1'));
     const err = await rejectionOf(sbx.adapter.publish(input(k, 'sig-2')));
-    expect(err).toMatchObject({ kind: 'DUPLICATE', retryable: false, status: 409, upstreamStatus: 409, upstreamCode: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(err).toMatchObject({
+      kind: 'DUPLICATE',
+      retryable: false,
+      status: 409,
+      upstreamStatus: 409,
+      upstreamCode: 'IDEMPOTENCY_KEY_REUSED',
+    });
     expect(await rejectionOf(sbx.adapter.publish(input(k, 'sig-1', 'Edited text')))).toMatchObject({ kind: 'DUPLICATE' });
     expect((await createdUnder(k)).clientKeys).toEqual([expect.objectContaining({ created: 1 })]);
   });
@@ -77,7 +87,9 @@ describe('idempotency keys kept for a window (professionalNet)', () => {
     const first = await sbx.adapter.publish(input(k));
     await shiftClock(DAY_MS + 1000);
     await expect(lookup(k)).resolves.toBeNull();
-    const raw = await sbx.http('GET', `/sandbox/professionalNet/accounts/pro-own-1/posts/by-key/${k}`, undefined, { authorization: `Bearer ${token}` });
+    const raw = await sbx.http('GET', `/sandbox/professionalNet/accounts/pro-own-1/posts/by-key/${k}`, undefined, {
+      authorization: `Bearer ${token}`,
+    });
     expect(raw.status).toBe(404);
     expect(raw.body.error.code).toBe('POST_NOT_FOUND');
 
@@ -128,11 +140,23 @@ describe('lookup by key on networks without keys', () => {
 
   it('is refused with 400 NOT_SUPPORTED, and by the adapter before any call', async () => {
     const token = await sbx.token('microblogNet', 'mb-own-1');
-    await sbx.adapter.publish({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: 'k-1', post: { type: 'STATUS', caption: 'hi', firstComment: null, media: [], links: [], settings: null } });
-    const raw = await sbx.http('GET', '/sandbox/microblogNet/accounts/mb-own-1/posts/by-key/k-1', undefined, { authorization: `Bearer ${token}` });
+    await sbx.adapter.publish({
+      net: 'microblogNet',
+      accountId: 'mb-own-1',
+      accessToken: token,
+      idempotencyKey: 'k-1',
+      post: { type: 'STATUS', caption: 'hi', firstComment: null, media: [], links: [], settings: null },
+    });
+    const raw = await sbx.http('GET', '/sandbox/microblogNet/accounts/mb-own-1/posts/by-key/k-1', undefined, {
+      authorization: `Bearer ${token}`,
+    });
     expect(raw.status).toBe(400);
     expect(raw.body.error.code).toBe('NOT_SUPPORTED');
-    expect(await rejectionOf(sbx.adapter.lookupPublished({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: 'k-1' }))).toMatchObject({
+    expect(
+      await rejectionOf(
+        sbx.adapter.lookupPublished({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey: 'k-1' }),
+      ),
+    ).toMatchObject({
       kind: 'REJECTED',
       upstreamCode: 'NOT_SUPPORTED',
     });

@@ -57,7 +57,13 @@ describe('metrics', () => {
   });
 
   it('serves neither formula nor UI-only metrics, and says why', async () => {
-    const r = await daily(sbx, ['gn-daily-page-fans', 'gn-daily-page-engagement-rate', 'gn-daily-page-fans-by-country'], '2026-03-01', '2026-03-02', gnToken);
+    const r = await daily(
+      sbx,
+      ['gn-daily-page-fans', 'gn-daily-page-engagement-rate', 'gn-daily-page-fans-by-country'],
+      '2026-03-01',
+      '2026-03-02',
+      gnToken,
+    );
     expect(Object.keys(r.days[0]!.values)).toEqual(['gn-daily-page-fans']);
     expect(r.unavailable).toEqual([
       { metric: 'gn-daily-page-engagement-rate', reason: 'FORMULA' },
@@ -66,18 +72,48 @@ describe('metrics', () => {
   });
 
   it('limits reads without the account token (competitors) to public metrics', async () => {
-    const pub = await sbx.adapter.dailyMetrics({ net: 'generalNet', accountId: 'gn-biz-1', since: '2026-03-01', until: '2026-03-03', metrics: ['gn-daily-page-fans', 'gn-daily-page-impressions'] });
+    const pub = await sbx.adapter.dailyMetrics({
+      net: 'generalNet',
+      accountId: 'gn-biz-1',
+      since: '2026-03-01',
+      until: '2026-03-03',
+      metrics: ['gn-daily-page-fans', 'gn-daily-page-impressions'],
+    });
     expect(pub.days.every((d) => Object.keys(d.values).join() === 'gn-daily-page-fans')).toBe(true);
     expect(pub.unavailable).toEqual([{ metric: 'gn-daily-page-impressions', reason: 'NOT_PUBLIC' }]);
     // Another workspace account's token reads the page as public too.
-    const viaOther = await sbx.adapter.dailyMetrics({ net: 'generalNet', accountId: 'gn-biz-1', accessToken: gnToken, since: '2026-03-01', until: '2026-03-03', metrics: ['gn-daily-page-impressions'] });
+    const viaOther = await sbx.adapter.dailyMetrics({
+      net: 'generalNet',
+      accountId: 'gn-biz-1',
+      accessToken: gnToken,
+      since: '2026-03-01',
+      until: '2026-03-03',
+      metrics: ['gn-daily-page-impressions'],
+    });
     expect(viaOther.unavailable).toEqual([{ metric: 'gn-daily-page-impressions', reason: 'NOT_PUBLIC' }]);
-    expect(await rejectionOf(sbx.adapter.dailyMetrics({ net: 'generalNet', accountId: 'gn-per-1', since: '2026-03-01', until: '2026-03-03', metrics: ['gn-daily-page-fans'] }))).toMatchObject({ kind: 'NOT_FOUND' });
+    expect(
+      await rejectionOf(
+        sbx.adapter.dailyMetrics({
+          net: 'generalNet',
+          accountId: 'gn-per-1',
+          since: '2026-03-01',
+          until: '2026-03-03',
+          metrics: ['gn-daily-page-fans'],
+        }),
+      ),
+    ).toMatchObject({ kind: 'NOT_FOUND' });
   });
 
   it('stops serving a deprecated metric on its deprecation date', async () => {
     const pnToken = await sbx.token('photoNet', 'pn-own-1');
-    const r = await sbx.adapter.dailyMetrics({ net: 'photoNet', accountId: 'pn-own-1', accessToken: pnToken, since: '2025-04-18', until: '2025-04-23', metrics: ['pn-daily-impressions', 'pn-daily-reach'] });
+    const r = await sbx.adapter.dailyMetrics({
+      net: 'photoNet',
+      accountId: 'pn-own-1',
+      accessToken: pnToken,
+      since: '2025-04-18',
+      until: '2025-04-23',
+      metrics: ['pn-daily-impressions', 'pn-daily-reach'],
+    });
     expect(r.days.map((d) => [d.date, Object.keys(d.values).sort().join()])).toEqual([
       ['2025-04-18', 'pn-daily-impressions,pn-daily-reach'],
       ['2025-04-19', 'pn-daily-impressions,pn-daily-reach'],
@@ -90,20 +126,70 @@ describe('metrics', () => {
 
   it('refuses unknown metrics, bad ranges and networks without such insights', async () => {
     const unknown = await rejectionOf(daily(sbx, ['pn-daily-followers'], '2026-03-01', '2026-03-02', gnToken));
-    expect(unknown).toMatchObject({ kind: 'REJECTED', upstreamStatus: 400, details: [{ path: '/query/metrics', message: 'pn-daily-followers is not a daily metric of generalNet' }] });
-    expect(await rejectionOf(daily(sbx, own, '2026-03-05', '2026-03-01', gnToken))).toMatchObject({ kind: 'REJECTED', details: [{ path: '/query/since' }] });
-    expect(await rejectionOf(daily(sbx, own, '2023-01-01', '2026-03-01', gnToken))).toMatchObject({ kind: 'REJECTED', details: [{ path: '/query/until' }] });
+    expect(unknown).toMatchObject({
+      kind: 'REJECTED',
+      upstreamStatus: 400,
+      details: [{ path: '/query/metrics', message: 'pn-daily-followers is not a daily metric of generalNet' }],
+    });
+    expect(await rejectionOf(daily(sbx, own, '2026-03-05', '2026-03-01', gnToken))).toMatchObject({
+      kind: 'REJECTED',
+      details: [{ path: '/query/since' }],
+    });
+    expect(await rejectionOf(daily(sbx, own, '2023-01-01', '2026-03-01', gnToken))).toMatchObject({
+      kind: 'REJECTED',
+      details: [{ path: '/query/until' }],
+    });
     const mbToken = await sbx.token('microblogNet', 'mb-own-1');
-    expect(await rejectionOf(sbx.adapter.dailyMetrics({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: mbToken, since: '2026-03-01', until: '2026-03-02', metrics: ['x'] }))).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
+    expect(
+      await rejectionOf(
+        sbx.adapter.dailyMetrics({
+          net: 'microblogNet',
+          accountId: 'mb-own-1',
+          accessToken: mbToken,
+          since: '2026-03-01',
+          until: '2026-03-02',
+          metrics: ['x'],
+        }),
+      ),
+    ).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
     const lsToken = await sbx.token('listingNet', 'ls-own-1');
-    expect(await rejectionOf(sbx.adapter.postMetrics({ net: 'listingNet', accountId: 'ls-own-1', accessToken: lsToken, since: '2026-03-01', until: '2026-03-02', metrics: ['x'] }))).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
-    await expect(sbx.adapter.dailyMetrics({ net: 'listingNet', accountId: 'ls-own-1', accessToken: lsToken, since: '2026-03-01', until: '2026-03-02', metrics: ['ls-daily-website-clicks'] })).resolves.toMatchObject({ days: [{ date: '2026-03-01' }, { date: '2026-03-02' }] });
+    expect(
+      await rejectionOf(
+        sbx.adapter.postMetrics({
+          net: 'listingNet',
+          accountId: 'ls-own-1',
+          accessToken: lsToken,
+          since: '2026-03-01',
+          until: '2026-03-02',
+          metrics: ['x'],
+        }),
+      ),
+    ).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
+    await expect(
+      sbx.adapter.dailyMetrics({
+        net: 'listingNet',
+        accountId: 'ls-own-1',
+        accessToken: lsToken,
+        since: '2026-03-01',
+        until: '2026-03-02',
+        metrics: ['ls-daily-website-clicks'],
+      }),
+    ).resolves.toMatchObject({ days: [{ date: '2026-03-01' }, { date: '2026-03-02' }] });
   });
 
   describe('per post', () => {
     const postMetrics = ['gn-post-likes', 'gn-post-comments', 'gn-post-reach', 'gn-post-video-views'];
     const read = (s: Sandbox, token: string, cursor?: string) =>
-      s.adapter.postMetrics({ net: 'generalNet', accountId: 'gn-own-1', accessToken: token, since: '2026-01-01', until: '2026-03-31', metrics: postMetrics, limit: 40, ...(cursor ? { cursor } : {}) });
+      s.adapter.postMetrics({
+        net: 'generalNet',
+        accountId: 'gn-own-1',
+        accessToken: token,
+        since: '2026-01-01',
+        until: '2026-03-31',
+        metrics: postMetrics,
+        limit: 40,
+        ...(cursor ? { cursor } : {}),
+      });
 
     it('lists the history of the range newest first, in pages, the same for the same seed', async () => {
       const pages = [];
@@ -127,23 +213,45 @@ describe('metrics', () => {
         expect(p.picture === null).toBe(p.format === 'TEXT');
       }
       const twinPage = await read(twin, await twin.token('generalNet', 'gn-own-1'));
-      expect(twinPage.posts.map((p) => ({ ...p, url: '', picture: '' }))).toEqual(pages[0]!.posts.map((p) => ({ ...p, url: '', picture: '' })));
+      expect(twinPage.posts.map((p) => ({ ...p, url: '', picture: '' }))).toEqual(
+        pages[0]!.posts.map((p) => ({ ...p, url: '', picture: '' })),
+      );
     });
 
     it('gives posts published through the sandbox metrics that grow from zero since publishedAt', async () => {
       const published = await sbx.adapter.publish({
-        net: 'generalNet', accountId: 'gn-own-1', accessToken: gnToken, idempotencyKey: 'metrics-post-1',
-        post: { type: 'MEDIA', caption: 'Fresh post', firstComment: null, media: [{ mimeType: 'video/mp4', url: 'https://s/v.mp4' }], links: [], settings: null },
+        net: 'generalNet',
+        accountId: 'gn-own-1',
+        accessToken: gnToken,
+        idempotencyKey: 'metrics-post-1',
+        post: {
+          type: 'MEDIA',
+          caption: 'Fresh post',
+          firstComment: null,
+          media: [{ mimeType: 'video/mp4', url: 'https://s/v.mp4' }],
+          links: [],
+          settings: null,
+        },
       });
       const day = published.publishedAt.slice(0, 10);
       const at = async (hours: number) => {
         const asOf = new Date(Date.parse(published.publishedAt) + hours * 3_600_000).toISOString();
-        const r = await sbx.http('GET', `/sandbox/generalNet/accounts/gn-own-1/metrics/posts?since=${day}&until=${day}&metrics=${postMetrics.join(',')}&asOf=${asOf}`, undefined, { authorization: `Bearer ${gnToken}` });
+        const r = await sbx.http(
+          'GET',
+          `/sandbox/generalNet/accounts/gn-own-1/metrics/posts?since=${day}&until=${day}&metrics=${postMetrics.join(',')}&asOf=${asOf}`,
+          undefined,
+          { authorization: `Bearer ${gnToken}` },
+        );
         expect(r.status).toBe(200);
         return r.body.posts.find((p: { id: string }) => p.id === published.networkPostId);
       };
       const [t0, t1, t48, t24x30] = [await at(0), await at(1), await at(48), await at(24 * 30)];
-      expect(t0).toMatchObject({ type: 'FEED', format: 'VIDEO', caption: 'Fresh post', values: { 'gn-post-likes': 0, 'gn-post-reach': 0 } });
+      expect(t0).toMatchObject({
+        type: 'FEED',
+        format: 'VIDEO',
+        caption: 'Fresh post',
+        values: { 'gn-post-likes': 0, 'gn-post-reach': 0 },
+      });
       expect(t1.values['gn-post-reach']).toBeLessThanOrEqual(t48.values['gn-post-reach']);
       expect(t48.values['gn-post-reach']).toBeLessThan(t24x30.values['gn-post-reach']);
       expect(t24x30.values['gn-post-video-views']).toBeGreaterThan(0);

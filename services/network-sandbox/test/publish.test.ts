@@ -25,7 +25,10 @@ describe('publishing', () => {
     post: { type: 'STATUS', caption: 'Hello from the sandbox', firstComment: null, media: [], links: [], settings: null, ...post },
   });
   const published = async (clientKey?: string) => {
-    const r = await sbx.http('GET', `/sandbox/admin/published?net=microblogNet&accountId=mb-own-1${clientKey ? `&clientKeyPrefix=${encodeURIComponent(clientKey)}` : ''}`);
+    const r = await sbx.http(
+      'GET',
+      `/sandbox/admin/published?net=microblogNet&accountId=mb-own-1${clientKey ? `&clientKeyPrefix=${encodeURIComponent(clientKey)}` : ''}`,
+    );
     expect(r.status).toBe(200);
     return r.body;
   };
@@ -100,7 +103,18 @@ describe('publishing', () => {
     expect(err).toMatchObject({ kind: 'REJECTED', retryable: false, upstreamStatus: 422, upstreamCode: 'CONTENT_REJECTED' });
     expect(err.details).toEqual([{ path: '/caption', message: 'must be at most 280 characters' }]);
 
-    const mixed = await rejectionOf(sbx.adapter.publish(input(key(), { type: 'MEDIA', caption: 'mix', media: [{ mimeType: 'image/jpeg', url: 'https://s/a' }, { mimeType: 'video/mp4', url: 'https://s/b' }] })));
+    const mixed = await rejectionOf(
+      sbx.adapter.publish(
+        input(key(), {
+          type: 'MEDIA',
+          caption: 'mix',
+          media: [
+            { mimeType: 'image/jpeg', url: 'https://s/a' },
+            { mimeType: 'video/mp4', url: 'https://s/b' },
+          ],
+        }),
+      ),
+    );
     expect(mixed.details).toContainEqual({ path: '/media', message: 'images and videos cannot be combined in one post' });
     expect((await published(k)).items).toEqual([]);
   });
@@ -109,25 +123,47 @@ describe('publishing', () => {
     const vdToken = await sbx.token('videoNet', 'vd-own-1');
     const video = { mimeType: 'video/mp4', url: 'https://s/v.mp4', durationSec: 600 };
     await expect(
-      sbx.adapter.publish({ net: 'videoNet', accountId: 'vd-own-1', accessToken: vdToken, idempotencyKey: key(), post: { type: 'MEDIA', caption: 'Watch', firstComment: null, media: [video], links: [], settings: { title: 'My video' } } }),
+      sbx.adapter.publish({
+        net: 'videoNet',
+        accountId: 'vd-own-1',
+        accessToken: vdToken,
+        idempotencyKey: key(),
+        post: { type: 'MEDIA', caption: 'Watch', firstComment: null, media: [video], links: [], settings: { title: 'My video' } },
+      }),
     ).resolves.toMatchObject({ networkPostId: expect.stringMatching(/^vd_/) });
     const longTitle = await rejectionOf(
-      sbx.adapter.publish({ net: 'videoNet', accountId: 'vd-own-1', accessToken: vdToken, idempotencyKey: key(), post: { type: 'MEDIA', caption: 'Watch', firstComment: null, media: [video], links: [], settings: { title: 't'.repeat(101) } } }),
+      sbx.adapter.publish({
+        net: 'videoNet',
+        accountId: 'vd-own-1',
+        accessToken: vdToken,
+        idempotencyKey: key(),
+        post: { type: 'MEDIA', caption: 'Watch', firstComment: null, media: [video], links: [], settings: { title: 't'.repeat(101) } },
+      }),
     );
     expect(longTitle.details).toEqual([{ path: '/settings/title', message: 'must be at most 100 characters' }]);
   });
 
   it('refuses publishing to adNet', async () => {
     const adToken = await sbx.token('adNet', 'ad-own-1');
-    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), net: 'adNet', accountId: 'ad-own-1', accessToken: adToken }))).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
+    expect(
+      await rejectionOf(sbx.adapter.publish({ ...input(key()), net: 'adNet', accountId: 'ad-own-1', accessToken: adToken })),
+    ).toMatchObject({ kind: 'REJECTED', upstreamCode: 'NOT_SUPPORTED' });
   });
 
   it('requires an Idempotency-Key and a token of the account', async () => {
-    const noKey = await sbx.http('POST', '/sandbox/microblogNet/accounts/mb-own-1/posts', { type: 'STATUS', caption: 'x' }, { authorization: `Bearer ${token}` });
+    const noKey = await sbx.http(
+      'POST',
+      '/sandbox/microblogNet/accounts/mb-own-1/posts',
+      { type: 'STATUS', caption: 'x' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(noKey.status).toBe(400);
     expect(noKey.body.error.details[0].path).toBe('/headers/idempotency-key');
     const other = await sbx.token('microblogNet', 'mb-own-2');
-    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accessToken: other }))).toMatchObject({ kind: 'AUTH_REVOKED', upstreamCode: 'TOKEN_INVALID' });
+    expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accessToken: other }))).toMatchObject({
+      kind: 'AUTH_REVOKED',
+      upstreamCode: 'TOKEN_INVALID',
+    });
     expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accessToken: 'sbx_made_up' }))).toMatchObject({ kind: 'AUTH_REVOKED' });
     expect(await rejectionOf(sbx.adapter.publish({ ...input(key()), accountId: 'mb-own-99' }))).toMatchObject({ kind: 'NOT_FOUND' });
   });
@@ -136,7 +172,9 @@ describe('publishing', () => {
   it('answers every one of hundreds of concurrent publishes while each takes 100 ms', async () => {
     expect((await sbx.http('POST', '/sandbox/admin/latency', { publishMs: 100 })).body).toEqual({ publishMs: 100 });
     try {
-      const results = await Promise.all(Array.from({ length: 300 }, (_, i) => sbx.adapter.publish(input(`bulk-${i}`, { caption: `bulk ${i}` }))));
+      const results = await Promise.all(
+        Array.from({ length: 300 }, (_, i) => sbx.adapter.publish(input(`bulk-${i}`, { caption: `bulk ${i}` }))),
+      );
       expect(new Set(results.map((r) => r.networkPostId)).size).toBe(300);
     } finally {
       await sbx.http('POST', '/sandbox/admin/latency', { publishMs: 0 });
@@ -151,7 +189,20 @@ describe('a database of the earlier version (every key kept forever)', () => {
     const conn = await connectMongo({ url: cfg.mongoUrl, dbName: cfg.dbName });
     const old = conn.collection('published_posts');
     await old.createIndex({ net: 1, accountId: 1, idempotencyKey: 1 }, { unique: true });
-    await old.insertOne({ _id: 'mb_legacy' as never, net: 'microblogNet', accountId: 'mb-own-1', idempotencyKey: 'old-key', fingerprint: 'f', type: 'STATUS', caption: 'old', firstComment: null, media: [], links: [], settingsJson: null, publishedAt: new Date() });
+    await old.insertOne({
+      _id: 'mb_legacy' as never,
+      net: 'microblogNet',
+      accountId: 'mb-own-1',
+      idempotencyKey: 'old-key',
+      fingerprint: 'f',
+      type: 'STATUS',
+      caption: 'old',
+      firstComment: null,
+      media: [],
+      links: [],
+      settingsJson: null,
+      publishedAt: new Date(),
+    });
     await closeMongo(conn);
 
     const sbx = await startSandbox({ MONGO_DB_PREFIX: prefix });
@@ -164,7 +215,8 @@ describe('a database of the earlier version (every key kept forever)', () => {
 
       const token = await sbx.token('microblogNet', 'mb-own-1');
       const post = { type: 'STATUS' as const, caption: 'new', firstComment: null, media: [], links: [], settings: null };
-      for (const idempotencyKey of ['a', 'b']) await sbx.adapter.publish({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey, post });
+      for (const idempotencyKey of ['a', 'b'])
+        await sbx.adapter.publish({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: token, idempotencyKey, post });
       const admin = (await sbx.http('GET', '/sandbox/admin/published')).body;
       expect(admin.clientKeys.map((k: { clientKey: string }) => k.clientKey)).toEqual(['old-key', 'a', 'b']);
     } finally {

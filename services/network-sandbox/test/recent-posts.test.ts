@@ -27,7 +27,14 @@ describe('recent posts listing', () => {
     const pages: RecentPost[][] = [];
     let cursor: string | undefined;
     do {
-      const page = await sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: token, since, limit, ...(cursor ? { cursor } : {}) });
+      const page = await sbx.adapter.recentPosts({
+        net: 'generalNet',
+        accountId: 'gn-own-1',
+        accessToken: token,
+        since,
+        limit,
+        ...(cursor ? { cursor } : {}),
+      });
       pages.push(page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor && pages.length < 100);
@@ -42,7 +49,14 @@ describe('recent posts listing', () => {
       type: 'LINK',
       caption: 'Read our story',
       firstComment: 'Thanks!',
-      links: [{ link: 'https://blog.example/story', title: 'Story', description: 'How we began', imageUrl: 'https://storage.example/s.png?sig=1' }],
+      links: [
+        {
+          link: 'https://blog.example/story',
+          title: 'Story',
+          description: 'How we began',
+          imageUrl: 'https://storage.example/s.png?sig=1',
+        },
+      ],
       settings: { audience: 'PUBLIC' },
     });
     const r = await sbx.adapter.publish(sent);
@@ -66,7 +80,13 @@ describe('recent posts listing', () => {
       type: 'MEDIA',
       caption: 'Two photos',
       media: [
-        { mimeType: 'image/jpeg', url: 'https://storage.example/a.jpg?X-Expires=1700000000&X-Signature=abc', sizeBytes: 5000, width: 10, height: 10 },
+        {
+          mimeType: 'image/jpeg',
+          url: 'https://storage.example/a.jpg?X-Expires=1700000000&X-Signature=abc',
+          sizeBytes: 5000,
+          width: 10,
+          height: 10,
+        },
         { mimeType: 'image/png', fetchBytes: async () => new TextEncoder().encode('png') },
       ],
     });
@@ -74,7 +94,10 @@ describe('recent posts listing', () => {
     const mine = (await allPages(since, 100)).flat().find((p) => p.networkPostId === r.networkPostId);
     expect(mine).toEqual({ networkPostId: r.networkPostId, publishedAt: r.publishedAt, fingerprint: contentFingerprint(sent.post) });
     // A retry would sign its URLs anew: the fingerprint does not see it.
-    const retried = { ...sent.post, media: [{ mimeType: 'image/jpeg', url: 'https://storage.example/a.jpg?X-Signature=zzz' }, { mimeType: 'image/png' }] };
+    const retried = {
+      ...sent.post,
+      media: [{ mimeType: 'image/jpeg', url: 'https://storage.example/a.jpg?X-Signature=zzz' }, { mimeType: 'image/png' }],
+    };
     expect(contentFingerprint(retried)).toBe(mine!.fingerprint);
   });
 
@@ -102,7 +125,9 @@ describe('recent posts listing', () => {
 
       // `since` is inclusive.
       const sixth = all.find((p) => p.networkPostId === ids[5])!;
-      const fromSixth = (await list(`since=${encodeURIComponent(sixth.publishedAt)}&limit=100`)).body.items.map((i: { networkPostId: string }) => i.networkPostId);
+      const fromSixth = (await list(`since=${encodeURIComponent(sixth.publishedAt)}&limit=100`)).body.items.map(
+        (i: { networkPostId: string }) => i.networkPostId,
+      );
       expect(fromSixth.filter((id: string) => ids.includes(id))).toEqual([ids[6], ids[5]]);
     } finally {
       await sbx.http('POST', '/sandbox/admin/clock', { offsetMs: 0 });
@@ -125,7 +150,14 @@ describe('recent posts listing', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       for (let pages = 0; pages < 200; pages++) {
-        const page = await sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-3', accessToken: other, since: new Date(Date.now() - sinceHoursAgo * HOUR).toISOString(), limit: 1, ...(cursor ? { cursor } : {}) });
+        const page = await sbx.adapter.recentPosts({
+          net: 'generalNet',
+          accountId: 'gn-own-3',
+          accessToken: other,
+          since: new Date(Date.now() - sinceHoursAgo * HOUR).toISOString(),
+          limit: 1,
+          ...(cursor ? { cursor } : {}),
+        });
         seen.push(...page.items.map((p) => p.networkPostId));
         if (!page.nextCursor) return seen;
         cursor = page.nextCursor;
@@ -155,9 +187,13 @@ describe('recent posts listing', () => {
     const r = await sbx.adapter.publish(input({}, 'gn-own-2', other));
     const mineOnOther = (await list(`since=${since}`, 'gn-own-2', other)).body.items.map((i: { networkPostId: string }) => i.networkPostId);
     expect(mineOnOther).toContain(r.networkPostId);
-    expect((await list(`since=${since}&limit=100`)).body.items.map((i: { networkPostId: string }) => i.networkPostId)).not.toContain(r.networkPostId);
+    expect((await list(`since=${since}&limit=100`)).body.items.map((i: { networkPostId: string }) => i.networkPostId)).not.toContain(
+      r.networkPostId,
+    );
 
-    expect(await rejectionOf(sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: other, since }))).toMatchObject({ kind: 'AUTH_REVOKED', upstreamCode: 'TOKEN_INVALID' });
+    expect(
+      await rejectionOf(sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: other, since })),
+    ).toMatchObject({ kind: 'AUTH_REVOKED', upstreamCode: 'TOKEN_INVALID' });
     expect((await sbx.http('GET', `/sandbox/generalNet/accounts/gn-own-1/posts?since=${since}`)).status).toBe(401);
   });
 
@@ -170,14 +206,22 @@ describe('recent posts listing', () => {
     expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['/query/cursor', '/query/limit', '/query/since']);
     expect((await list(`since=${new Date().toISOString()}&limit=0`)).status).toBe(400);
     const adToken = await sbx.token('adNet', 'ad-own-1');
-    const ad = await sbx.http('GET', `/sandbox/adNet/accounts/ad-own-1/posts?since=${new Date().toISOString()}`, undefined, { authorization: `Bearer ${adToken}` });
+    const ad = await sbx.http('GET', `/sandbox/adNet/accounts/ad-own-1/posts?since=${new Date().toISOString()}`, undefined, {
+      authorization: `Bearer ${adToken}`,
+    });
     expect(ad.status).toBe(400);
     expect(ad.body.error.code).toBe('NOT_SUPPORTED');
   });
 
   it('can fail like any call (failure rules on recentPosts)', async () => {
     await sbx.http('POST', '/sandbox/admin/failures', { kind: 'server_error', operation: 'recentPosts', count: 1 });
-    expect(await rejectionOf(sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: token, since: new Date().toISOString() }))).toMatchObject({ kind: 'TRANSIENT', operation: 'recentPosts', upstreamStatus: 500 });
-    await expect(sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: token, since: new Date().toISOString() })).resolves.toMatchObject({ items: expect.any(Array) });
+    expect(
+      await rejectionOf(
+        sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: token, since: new Date().toISOString() }),
+      ),
+    ).toMatchObject({ kind: 'TRANSIENT', operation: 'recentPosts', upstreamStatus: 500 });
+    await expect(
+      sbx.adapter.recentPosts({ net: 'generalNet', accountId: 'gn-own-1', accessToken: token, since: new Date().toISOString() }),
+    ).resolves.toMatchObject({ items: expect.any(Array) });
   });
 });

@@ -12,7 +12,12 @@ export interface Sandbox {
   url: string;
   adapter: SandboxAdapter;
   /** Plain HTTP to the sandbox, for what the adapter does not expose (admin, tokens). */
-  http(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  http(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   token(net: NetworkCode, accountId: string): Promise<string>;
   stop(): Promise<void>;
 }
@@ -23,7 +28,14 @@ export interface Sandbox {
  */
 export async function startSandbox(env: Record<string, string> = {}, adapterTimeoutMs = 5000): Promise<Sandbox> {
   const prefix = `t_${randomBytes(5).toString('hex')}_`;
-  const cfg = readConfig({ ...process.env, NETWORK_SANDBOX_PORT: '0', MONGO_DB_PREFIX: prefix, SANDBOX_ADMIN: 'true', SHUTDOWN_GRACE_MS: '2000', ...env });
+  const cfg = readConfig({
+    ...process.env,
+    NETWORK_SANDBOX_PORT: '0',
+    MONGO_DB_PREFIX: prefix,
+    SANDBOX_ADMIN: 'true',
+    SHUTDOWN_GRACE_MS: '2000',
+    ...env,
+  });
   const service = await NetworkSandboxService.create(cfg);
   await service.start();
   const url = service.url;

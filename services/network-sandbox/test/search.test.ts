@@ -49,13 +49,21 @@ describe('profile search (spec 4.1)', () => {
   });
 
   it('refuses search on networks without competitor search', async () => {
-    const r = await sbx.http('GET', '/sandbox/videoNet/accounts/vd-own-1/search?query=x', undefined, { authorization: `Bearer ${await sbx.token('videoNet', 'vd-own-1')}` });
+    const r = await sbx.http('GET', '/sandbox/videoNet/accounts/vd-own-1/search?query=x', undefined, {
+      authorization: `Bearer ${await sbx.token('videoNet', 'vd-own-1')}`,
+    });
     expect(r.status).toBe(400);
     expect(r.body.error.code).toBe('NOT_SUPPORTED');
   });
 
   it('shows public profiles to anyone and personal ones to no one else', async () => {
-    await expect(sbx.adapter.profileInfo({ net: 'photoNet', profileId: 'pn-cre-2' })).resolves.toMatchObject({ id: 'pn-cre-2', username: 'maya.chen.travels', kind: 'creator' });
-    expect(await rejectionOf(sbx.adapter.profileInfo({ net: 'photoNet', profileId: 'pn-per-1', accessToken: pnToken }))).toMatchObject({ kind: 'NOT_FOUND' });
+    await expect(sbx.adapter.profileInfo({ net: 'photoNet', profileId: 'pn-cre-2' })).resolves.toMatchObject({
+      id: 'pn-cre-2',
+      username: 'maya.chen.travels',
+      kind: 'creator',
+    });
+    expect(await rejectionOf(sbx.adapter.profileInfo({ net: 'photoNet', profileId: 'pn-per-1', accessToken: pnToken }))).toMatchObject({
+      kind: 'NOT_FOUND',
+    });
   });
 });

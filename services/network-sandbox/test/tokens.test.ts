@@ -43,15 +43,36 @@ describe('accounts and tokens', () => {
   it('refuses a revoked token on the next call, and a new token works again', async () => {
     const token = await sbx.token('conversationNet', 'cv-own-1');
     const post = (accessToken: string, idempotencyKey: string) =>
-      sbx.adapter.publish({ net: 'conversationNet', accountId: 'cv-own-1', accessToken, idempotencyKey, post: { type: 'STATUS', caption: 'hi', firstComment: null, media: [], links: [], settings: null } });
+      sbx.adapter.publish({
+        net: 'conversationNet',
+        accountId: 'cv-own-1',
+        accessToken,
+        idempotencyKey,
+        post: { type: 'STATUS', caption: 'hi', firstComment: null, media: [], links: [], settings: null },
+      });
     await expect(post(token, 'before-revoke')).resolves.toBeDefined();
 
     expect((await sbx.http('POST', '/sandbox/conversationNet/accounts/cv-own-1/tokens/revoke')).body).toEqual({ revoked: 1 });
 
     const err = await rejectionOf(post(token, 'after-revoke'));
     expect(err).toMatchObject({ kind: 'AUTH_REVOKED', retryable: false, upstreamStatus: 401, upstreamCode: 'TOKEN_REVOKED' });
-    expect(await rejectionOf(sbx.adapter.dailyMetrics({ net: 'conversationNet', accountId: 'cv-own-1', accessToken: token, since: '2026-03-01', until: '2026-03-01', metrics: ['cv-daily-followers'] }))).toMatchObject({ kind: 'AUTH_REVOKED' });
-    expect(await rejectionOf(sbx.adapter.recentPosts({ net: 'conversationNet', accountId: 'cv-own-1', accessToken: token, since: new Date(0).toISOString() }))).toMatchObject({ kind: 'AUTH_REVOKED' });
+    expect(
+      await rejectionOf(
+        sbx.adapter.dailyMetrics({
+          net: 'conversationNet',
+          accountId: 'cv-own-1',
+          accessToken: token,
+          since: '2026-03-01',
+          until: '2026-03-01',
+          metrics: ['cv-daily-followers'],
+        }),
+      ),
+    ).toMatchObject({ kind: 'AUTH_REVOKED' });
+    expect(
+      await rejectionOf(
+        sbx.adapter.recentPosts({ net: 'conversationNet', accountId: 'cv-own-1', accessToken: token, since: new Date(0).toISOString() }),
+      ),
+    ).toMatchObject({ kind: 'AUTH_REVOKED' });
 
     const fresh = await sbx.token('conversationNet', 'cv-own-1');
     await expect(post(fresh, 'after-reconnect')).resolves.toMatchObject({ replayed: false });

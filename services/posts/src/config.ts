@@ -32,7 +32,10 @@ export type PostsConfig = ReturnType<typeof loadPostsConfig>;
 export function loadPostsConfig(env: NodeJS.ProcessEnv = process.env) {
   const cfg = loadConfig(postsSpec, env);
   if (cfg.watchdogMaxIntervalMs < cfg.watchdogTimeoutMs) {
-    throw new ConfigError('POSTS_WATCHDOG_MAX_INTERVAL_MS', `must not be shorter than POSTS_PUBLISH_WATCHDOG_MS (${cfg.watchdogTimeoutMs} ms)`);
+    throw new ConfigError(
+      'POSTS_WATCHDOG_MAX_INTERVAL_MS',
+      `must not be shorter than POSTS_PUBLISH_WATCHDOG_MS (${cfg.watchdogTimeoutMs} ms)`,
+    );
   }
   return cfg;
 }

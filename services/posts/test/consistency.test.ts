@@ -59,7 +59,15 @@ describe('the same details from validate, schedule and POST when the world chang
     expect((await h.call(WS, 'POST', '/posts', body)).body.error.details).toEqual(validate.body.error.details);
     // The post still shows the profile it was saved with.
     expect((await h.call(WS, 'GET', `/posts/${saved.id}`)).body.profiles).toEqual([
-      { id: 'leaving', name: '', username: '', picture: '', net: { code: 'generalNet', name: 'General Net' }, publishStatus: null, publishError: null },
+      {
+        id: 'leaving',
+        name: '',
+        username: '',
+        picture: '',
+        net: { code: 'generalNet', name: 'General Net' },
+        publishStatus: null,
+        publishError: null,
+      },
     ]);
   });
 });

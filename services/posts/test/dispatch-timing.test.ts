@@ -27,10 +27,16 @@ beforeAll(async () => {
     POSTS_NEIGHBOUR_DEADLINE_MS: '20000',
   });
   h.profiles.add(WS, { id: 'p1', net: 'generalNet' });
-  db = await mongoose.createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) }).asPromise();
+  db = await mongoose
+    .createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) })
+    .asPromise();
   // Stands in for the publisher's jobs queue: records each job and when it arrived. Declared with
   // its binding only when a test wants jobs to be routable.
-  jobsBroker = await Broker.connect({ url: vhost.amqpUrl, connectionName: 'test-jobs', topology: { exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }], queues: [] } });
+  jobsBroker = await Broker.connect({
+    url: vhost.amqpUrl,
+    connectionName: 'test-jobs',
+    topology: { exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }], queues: [] },
+  });
 });
 afterAll(async () => {
   await jobsBroker?.close(1000);
@@ -44,7 +50,10 @@ async function routeJobs(): Promise<void> {
   jobsBroker = await Broker.connect({
     url: vhost.amqpUrl,
     connectionName: 'test-jobs',
-    topology: { exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }], queues: [{ name: JOBS, bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishRequested.type }] }] },
+    topology: {
+      exchanges: [{ name: PUBLISHING_EXCHANGE, type: 'topic' }],
+      queues: [{ name: JOBS, bindings: [{ exchange: PUBLISHING_EXCHANGE, routingKey: publishRequested.type }] }],
+    },
   });
   await jobsBroker.consume(JOBS, [publishRequested], async (env) => {
     jobs.push({ ...env.payload, receivedAt: Date.now() });
@@ -54,7 +63,14 @@ async function routeJobs(): Promise<void> {
 /** A post scheduled to publish `inMs` from now. */
 async function scheduled(inMs: number, caption = 'on time'): Promise<{ id: string; dueAt: number }> {
   const publishAt = new Date(Date.now() + inMs);
-  const post = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p1'], captions: [{ plainText: caption }], publishAt: publishAt.toISOString() })).body;
+  const post = (
+    await h.call(WS, 'POST', '/posts', {
+      type: 'STATUS',
+      profileIds: ['p1'],
+      captions: [{ plainText: caption }],
+      publishAt: publishAt.toISOString(),
+    })
+  ).body;
   expect((await h.call(WS, 'PATCH', `/posts/${post.id}/stage/schedule`)).status).toBe(200);
   return { id: post.id, dueAt: publishAt.getTime() };
 }
@@ -83,14 +99,18 @@ describe('dispatch', () => {
     expect(jobsOf(id)).toHaveLength(1);
   });
 
-  it('sends a scheduled post\'s job at its due time, not before, with the content the post has', async () => {
+  it("sends a scheduled post's job at its due time, not before, with the content the post has", async () => {
     const { id, dueAt } = await scheduled(3000, 'exactly this');
 
     await until(() => jobsOf(id).length > 0, 30_000);
 
     const [job] = jobsOf(id);
     expect(job!.receivedAt).toBeGreaterThanOrEqual(dueAt); // never early
-    expect(job).toMatchObject({ revision: 1, net: 'generalNet', content: { type: 'STATUS', caption: 'exactly this', mediaLibIds: [], links: [] } });
+    expect(job).toMatchObject({
+      revision: 1,
+      net: 'generalNet',
+      content: { type: 'STATUS', caption: 'exactly this', mediaLibIds: [], links: [] },
+    });
     expect((await stored(id))?.['dispatch']).toMatchObject({ state: 'DISPATCHED' });
   });
 

@@ -41,7 +41,10 @@ describe('posts.v1 gRPC', () => {
         type: 'MEDIA',
         profileIds: ['gn', 'vd'],
         publishAt: '2031-01-01T00:00:00.000Z',
-        captions: [{ plainText: 'common', firstComment: null }, { plainText: 'for video', net: 'videoNet' }],
+        captions: [
+          { plainText: 'common', firstComment: null },
+          { plainText: 'for video', net: 'videoNet' },
+        ],
         medias: [{ mediaFiles: [{ mediaLibId: 'img' }] }, { mediaFiles: [{ mediaLibId: 'vid' }], net: 'videoNet' }],
         videoNet: { title: 'Title' },
       })
@@ -49,19 +52,42 @@ describe('posts.v1 gRPC', () => {
     await h.call(WS, 'PATCH', `/posts/${post.id}/stage/schedule`);
 
     const gn = await client.call('GetPostForPublishing', { post_id: post.id, profile_id: 'gn', revision: 1 }, { workspaceId: WS });
-    expect(gn).toMatchObject({ post_id: post.id, profile_id: 'gn', revision: 1, type: 'MEDIA', stage: 'SCHEDULED', net: 'generalNet', media_lib_ids: ['img'], publish_status: 'PENDING' });
+    expect(gn).toMatchObject({
+      post_id: post.id,
+      profile_id: 'gn',
+      revision: 1,
+      type: 'MEDIA',
+      stage: 'SCHEDULED',
+      net: 'generalNet',
+      media_lib_ids: ['img'],
+      publish_status: 'PENDING',
+    });
     expect(gn.caption).toEqual({ plain_text: 'common', first_comment: '' });
     const vd = await client.call('GetPostForPublishing', { post_id: post.id, profile_id: 'vd', revision: 1 }, { workspaceId: WS });
     expect(vd).toMatchObject({ net: 'videoNet', media_lib_ids: ['vid'], caption: { plain_text: 'for video', first_comment: '' } });
-    expect(JSON.parse(vd.settings_json)).toEqual({ title: 'Title', madeForKids: false, containsSyntheticMedia: false, notifySubscribers: true });
+    expect(JSON.parse(vd.settings_json)).toEqual({
+      title: 'Title',
+      madeForKids: false,
+      containsSyntheticMedia: false,
+      notifySubscribers: true,
+    });
 
-    await expect(client.call('GetPostForPublishing', { post_id: post.id, profile_id: 'gn', revision: 1 }, { workspaceId: 'ws-else' })).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
-    await expect(client.call('GetPostForPublishing', { post_id: post.id, profile_id: 'other', revision: 1 }, { workspaceId: WS })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      client.call('GetPostForPublishing', { post_id: post.id, profile_id: 'gn', revision: 1 }, { workspaceId: 'ws-else' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    await expect(
+      client.call('GetPostForPublishing', { post_id: post.id, profile_id: 'other', revision: 1 }, { workspaceId: WS }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('CountMediaUsage counts the posts using a media and those scheduled', async () => {
     h.media.add(WS, { id: 'counted' });
-    const body = { type: 'MEDIA', profileIds: ['gn'], publishAt: '2031-01-01T00:00:00.000Z', medias: [{ mediaFiles: [{ mediaLibId: 'counted' }] }] };
+    const body = {
+      type: 'MEDIA',
+      profileIds: ['gn'],
+      publishAt: '2031-01-01T00:00:00.000Z',
+      medias: [{ mediaFiles: [{ mediaLibId: 'counted' }] }],
+    };
     const a = (await h.call(WS, 'POST', '/posts', body)).body;
     await h.call(WS, 'POST', '/posts', body);
     await h.call(WS, 'POST', '/posts', { type: 'LINK', links: [{ link: 'https://x.y', mediaLibId: 'counted' }] });
@@ -72,11 +98,22 @@ describe('posts.v1 gRPC', () => {
 
   it('FindPublishedByLabels lists the published (post, profile) pairs of posts with any of the labels', async () => {
     const label = (await h.call(WS, 'POST', '/labels', { name: 'L' })).body.id;
-    const post = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['gn'], captions: [{ plainText: 'x' }], labelIds: [label] })).body;
+    const post = (
+      await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['gn'], captions: [{ plainText: 'x' }], labelIds: [label] })
+    ).body;
     expect(await client.call('FindPublishedByLabels', { label_ids: [label], profile_id: '' }, { workspaceId: WS })).toEqual({ items: [] });
     // Publishing results are recorded by the result consumer (another issue); written here as it will.
-    const conn = await mongoose.createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) }).asPromise();
-    await conn.collection('posts').updateOne({ _id: post.id }, { $set: { stage: 'PUBLISHED', plan: [{ profileId: 'gn', status: 'PUBLISHED', revision: 1, networkPostId: 'np-1', reason: null }] } });
+    const conn = await mongoose
+      .createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) })
+      .asPromise();
+    await conn
+      .collection('posts')
+      .updateOne(
+        { _id: post.id },
+        {
+          $set: { stage: 'PUBLISHED', plan: [{ profileId: 'gn', status: 'PUBLISHED', revision: 1, networkPostId: 'np-1', reason: null }] },
+        },
+      );
     await conn.close();
     expect(await client.call('FindPublishedByLabels', { label_ids: [label], profile_id: '' }, { workspaceId: WS })).toEqual({
       items: [{ post_id: post.id, profile_id: 'gn', network_post_id: 'np-1', label_ids: [label] }],

@@ -26,15 +26,43 @@ beforeAll(async () => {
   h.media.add(WS, { id: 'img' });
   labelA = (await h.call(WS, 'POST', '/labels', { name: 'A' })).body.id;
   labelB = (await h.call(WS, 'POST', '/labels', { name: 'B' })).body.id;
-  await create('jan', { type: 'STATUS', publishAt: '2030-01-15T12:00:00.000Z', profileIds: ['pg'], captions: [{ plainText: 'Winter SALE starts' }], labelIds: [labelA] });
-  await create('feb', { type: 'MEDIA', publishAt: '2030-02-01T00:00:00.000Z', profileIds: ['pm'], medias: [{ mediaFiles: [{ mediaLibId: 'img' }] }], captions: [{ plainText: 'photo' }], labelIds: [labelB] });
-  await create('feb-end', { type: 'STATUS', publishAt: '2030-02-28T23:59:59.999Z', captions: [{ plainText: 'end of month' }, { plainText: 'Sale for microblog', net: 'microblogNet' }], profileIds: ['pm'] });
-  await create('mar', { type: 'LINK', publishAt: '2030-03-10T08:00:00.000Z', links: [{ link: 'https://example.com' }], captions: [{ plainText: 'read this' }], labelIds: [labelA, labelB] });
+  await create('jan', {
+    type: 'STATUS',
+    publishAt: '2030-01-15T12:00:00.000Z',
+    profileIds: ['pg'],
+    captions: [{ plainText: 'Winter SALE starts' }],
+    labelIds: [labelA],
+  });
+  await create('feb', {
+    type: 'MEDIA',
+    publishAt: '2030-02-01T00:00:00.000Z',
+    profileIds: ['pm'],
+    medias: [{ mediaFiles: [{ mediaLibId: 'img' }] }],
+    captions: [{ plainText: 'photo' }],
+    labelIds: [labelB],
+  });
+  await create('feb-end', {
+    type: 'STATUS',
+    publishAt: '2030-02-28T23:59:59.999Z',
+    captions: [{ plainText: 'end of month' }, { plainText: 'Sale for microblog', net: 'microblogNet' }],
+    profileIds: ['pm'],
+  });
+  await create('mar', {
+    type: 'LINK',
+    publishAt: '2030-03-10T08:00:00.000Z',
+    links: [{ link: 'https://example.com' }],
+    captions: [{ plainText: 'read this' }],
+    labelIds: [labelA, labelB],
+  });
   await create('idea', { type: 'STATUS', captions: [{ plainText: 'an idea' }] });
   await create('archived', { type: 'STATUS', publishAt: '2030-01-20T00:00:00.000Z', captions: [{ plainText: 'old sale' }] });
   await h.call(WS, 'PATCH', `/posts/${ids['archived']}/stage/archive`);
   await h.call(WS, 'PATCH', `/posts/${ids['jan']}/stage/submitTeamReview`);
-  await h.call('ws-list-other', 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'sale elsewhere' }], publishAt: '2030-02-10T00:00:00.000Z' });
+  await h.call('ws-list-other', 'POST', '/posts', {
+    type: 'STATUS',
+    captions: [{ plainText: 'sale elsewhere' }],
+    publishAt: '2030-02-10T00:00:00.000Z',
+  });
 });
 afterAll(() => h?.stop());
 
@@ -44,7 +72,13 @@ describe('GET /posts', () => {
     expect(page).toMatchObject({ total: 5, skip: 0, take: 20 });
     // The IDEA was created now, which sorts after (newer than) nothing in 2030.
     expect(names(page)).toEqual(['mar', 'feb-end', 'feb', 'jan', 'idea']);
-    expect(page.items[0]).toMatchObject({ type: 'LINK', labels: [{ id: labelA, name: 'A' }, { id: labelB, name: 'B' }] });
+    expect(page.items[0]).toMatchObject({
+      type: 'LINK',
+      labels: [
+        { id: labelA, name: 'A' },
+        { id: labelB, name: 'B' },
+      ],
+    });
   });
 
   it('includes ARCHIVE only when stages asks for it', async () => {
@@ -86,7 +120,10 @@ describe('GET /posts', () => {
     const ws = 'ws-ties';
     const created: string[] = [];
     for (let i = 0; i < 5; i++) {
-      created.push((await h.call(ws, 'POST', '/posts', { type: 'STATUS', publishAt: '2030-05-05T05:05:05.000Z', captions: [{ plainText: `t${i}` }] })).body.id);
+      created.push(
+        (await h.call(ws, 'POST', '/posts', { type: 'STATUS', publishAt: '2030-05-05T05:05:05.000Z', captions: [{ plainText: `t${i}` }] }))
+          .body.id,
+      );
     }
     const page = (await h.call(ws, 'GET', '/posts?take=3')).body;
     const rest = (await h.call(ws, 'GET', '/posts?skip=3')).body;
@@ -118,7 +155,9 @@ describe('GET /posts with several replicas', () => {
   it('creates the first posts of a new workspace concurrently without an error, and lists them all', async () => {
     const workspaces = Array.from({ length: 10 }, (_, w) => `ws-first-writes-${w}`);
     const results = await Promise.all(
-      workspaces.flatMap((ws) => Array.from({ length: 8 }, (_, i) => h.call(ws, 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: `first ${i}` }] }))),
+      workspaces.flatMap((ws) =>
+        Array.from({ length: 8 }, (_, i) => h.call(ws, 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: `first ${i}` }] })),
+      ),
     );
 
     expect(results.filter((r) => r.status !== 201)).toEqual([]);
@@ -131,17 +170,34 @@ describe('GET /posts with several replicas', () => {
     const { PostsService } = await import('../src/posts-service');
     const other = await PostsService.create(loadPostsConfig(h.env));
     const viaOther = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${other.port}/v2${path}`, { method, headers: internalHeaders('posts', 'ws-replicas'), ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`http://127.0.0.1:${other.port}/v2${path}`, {
+        method,
+        headers: internalHeaders('posts', 'ws-replicas'),
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return res.json();
     };
     const listHere = async () => (await h.call('ws-replicas', 'GET', '/posts')).body;
     try {
-      const a = await viaOther('POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'from the other replica' }], publishAt: '2030-01-01T00:00:00.000Z' });
+      const a = await viaOther('POST', '/posts', {
+        type: 'STATUS',
+        captions: [{ plainText: 'from the other replica' }],
+        publishAt: '2030-01-01T00:00:00.000Z',
+      });
       expect((await listHere()).items.map((p: { id: string }) => p.id)).toEqual([a.id]);
-      const b = (await h.call('ws-replicas', 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'here' }], publishAt: '2030-02-01T00:00:00.000Z' })).body;
+      const b = (
+        await h.call('ws-replicas', 'POST', '/posts', {
+          type: 'STATUS',
+          captions: [{ plainText: 'here' }],
+          publishAt: '2030-02-01T00:00:00.000Z',
+        })
+      ).body;
       expect((await viaOther('GET', '/posts')).items.map((p: { id: string }) => p.id)).toEqual([b.id, a.id]);
       await viaOther('PUT', `/posts/${a.id}`, { publishAt: '2030-03-01T00:00:00.000Z', captions: [{ plainText: 'moved' }] });
-      expect((await listHere()).items.map((p: { captions: { plainText: string }[] }) => p.captions[0]!.plainText)).toEqual(['moved', 'here']);
+      expect((await listHere()).items.map((p: { captions: { plainText: string }[] }) => p.captions[0]!.plainText)).toEqual([
+        'moved',
+        'here',
+      ]);
       await viaOther('PATCH', `/posts/${b.id}/stage/archive`);
       expect((await listHere()).total).toBe(1);
       await viaOther('DELETE', `/posts/${a.id}`);

@@ -50,7 +50,10 @@ describe('POST /posts', () => {
       type: 'MEDIA',
       profileIds: ['p-gen', 'p-vid'],
       // videoNet has no first comments, so the first comment is generalNet's own.
-      captions: [{ plainText: 'Common', net: null }, { plainText: 'Gen', net: 'generalNet', firstComment: { plainText: 'first!' } }],
+      captions: [
+        { plainText: 'Common', net: null },
+        { plainText: 'Gen', net: 'generalNet', firstComment: { plainText: 'first!' } },
+      ],
       medias: [
         { mediaFiles: [{ mediaLibId: 'm-img' }], net: 'generalNet' },
         { mediaFiles: [{ mediaLibId: 'm-vid' }], net: 'videoNet' },
@@ -62,7 +65,15 @@ describe('POST /posts', () => {
     expect(res.status).toBe(201);
     const post = res.body;
     expect(post.profiles).toEqual([
-      { id: 'p-gen', name: 'Acme Page', username: 'user_p-gen', picture: 'http://pictures.test/p-gen.jpg', net: { code: 'generalNet', name: 'generalNet name' }, publishStatus: null, publishError: null },
+      {
+        id: 'p-gen',
+        name: 'Acme Page',
+        username: 'user_p-gen',
+        picture: 'http://pictures.test/p-gen.jpg',
+        net: { code: 'generalNet', name: 'generalNet name' },
+        publishStatus: null,
+        publishError: null,
+      },
       expect.objectContaining({ id: 'p-vid', net: { code: 'videoNet', name: 'videoNet name' }, publishStatus: null }),
     ]);
     expect(post.medias).toEqual([
@@ -169,10 +180,13 @@ describe('GET /posts/{id}/validate', () => {
   });
 
   it('lists the profile that is not connected and a post without profiles, naming them', async () => {
-    const off = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p-gen', 'p-off'], captions: [{ plainText: 'ok' }] })).body.id;
+    const off = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p-gen', 'p-off'], captions: [{ plainText: 'ok' }] }))
+      .body.id;
     const res = await h.call(WS, 'GET', `/posts/${off}/validate`);
     expect(res.status).toBe(400);
-    expect(res.body.error.details).toEqual([{ path: '/profileIds/1', message: expect.stringContaining('"Offline" (microblogNet) is not connected') }]);
+    expect(res.body.error.details).toEqual([
+      { path: '/profileIds/1', message: expect.stringContaining('"Offline" (microblogNet) is not connected') },
+    ]);
 
     const none = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'ok' }] })).body.id;
     expect(paths((await h.call(WS, 'GET', `/posts/${none}/validate`)).body)).toEqual(['/profileIds']);
@@ -205,10 +219,14 @@ describe('neighbour services', () => {
     expect((await h.call(WS, 'POST', '/posts', { type: 'STATUS', captions: [{ plainText: 'x' }] })).status).toBe(201);
     await h.profiles.start(port);
     // The channel reconnects with backoff; within seconds calls succeed again.
-    const back = await eventually(async () => {
-      const r = await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p-gen'], captions: [{ plainText: 'x' }] });
-      return r.status === 201 ? r : undefined;
-    }, 15000, 200);
+    const back = await eventually(
+      async () => {
+        const r = await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p-gen'], captions: [{ plainText: 'x' }] });
+        return r.status === 201 ? r : undefined;
+      },
+      15000,
+      200,
+    );
     expect(back.body.profiles[0].id).toBe('p-gen');
   });
 

@@ -64,7 +64,9 @@ describe('posts waiting to be dispatched', () => {
     await repo.insert(post);
     const [due] = (await repo.waitingUntil(new Date(), new Date())).filter((d) => d.postId === post.id);
 
-    const claims = await Promise.all(Array.from({ length: 20 }, () => new PostRepository(conn).claimForDispatch(due!, new Date(Date.now() + HOUR))));
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, () => new PostRepository(conn).claimForDispatch(due!, new Date(Date.now() + HOUR))),
+    );
 
     const won = claims.filter((c) => c !== null);
     expect(won).toHaveLength(1);
@@ -79,7 +81,11 @@ describe('posts waiting to be dispatched', () => {
     const [due] = (await repo.waitingUntil(new Date(), new Date())).filter((d) => d.postId === post.id);
 
     expect(await repo.claimForDispatch(due!, new Date(Date.now() + HOUR))).not.toBeNull();
-    const edited = { ...readByAnEdit, captions: [{ plainText: 'edited', firstComment: null, net: null }], version: readByAnEdit.version + 1 };
+    const edited = {
+      ...readByAnEdit,
+      captions: [{ plainText: 'edited', firstComment: null, net: null }],
+      version: readByAnEdit.version + 1,
+    };
     expect(await repo.replace(edited, readByAnEdit.version)).toBe(false);
   });
 
@@ -101,7 +107,11 @@ describe('dispatched posts the watchdog checks', () => {
 
     expect((await repo.dueForCheck(new Date())).map((p) => p.id)).toContain(post.id);
     expect((await repo.dueForCheck(new Date())).map((p) => p.id)).toContain(post.id); // a failed check leaves it due
-    await repo.modify('w1', post.id, (p) => ({ ...p, dispatch: { ...p.dispatch!, checkAt: new Date(Date.now() + HOUR) }, version: p.version + 1 }));
+    await repo.modify('w1', post.id, (p) => ({
+      ...p,
+      dispatch: { ...p.dispatch!, checkAt: new Date(Date.now() + HOUR) },
+      version: p.version + 1,
+    }));
     expect((await repo.dueForCheck(new Date())).map((p) => p.id)).not.toContain(post.id);
   });
 });
@@ -113,8 +123,24 @@ describe('upgrading from releases that kept dispatch tasks apart', () => {
     const stale = scheduledPost(new Date(Date.now() + HOUR));
     for (const p of [waiting, dispatched, stale]) await repo.insert({ ...p, dispatch: null });
     await conn.db!.collection('publish_tasks').insertMany([
-      { _id: `${waiting.id}:1`, workspaceId: 'w1', postId: waiting.id, revision: 1, dueAt: waiting.publishAt, state: 'WAITING', requestId: 'req-w' },
-      { _id: `${dispatched.id}:1`, workspaceId: 'w1', postId: dispatched.id, revision: 1, dueAt: dispatched.publishAt, state: 'DISPATCHED', requestId: null },
+      {
+        _id: `${waiting.id}:1`,
+        workspaceId: 'w1',
+        postId: waiting.id,
+        revision: 1,
+        dueAt: waiting.publishAt,
+        state: 'WAITING',
+        requestId: 'req-w',
+      },
+      {
+        _id: `${dispatched.id}:1`,
+        workspaceId: 'w1',
+        postId: dispatched.id,
+        revision: 1,
+        dueAt: dispatched.publishAt,
+        state: 'DISPATCHED',
+        requestId: null,
+      },
       { _id: `${stale.id}:0`, workspaceId: 'w1', postId: stale.id, revision: 0, dueAt: stale.publishAt, state: 'WAITING' },
     ] as never[]);
 

@@ -11,7 +11,9 @@ beforeAll(async () => {
   h = await startHarness();
   h.profiles.add(WS, { id: 'p1', net: 'generalNet' });
   h.profiles.add(WS, { id: 'p2', net: 'conversationNet' });
-  db = await mongoose.createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) }).asPromise();
+  db = await mongoose
+    .createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) })
+    .asPromise();
 });
 afterAll(async () => {
   await db?.close();
@@ -19,16 +21,34 @@ afterAll(async () => {
 });
 
 const create = async (publishAt: string | null = FUTURE) =>
-  (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p1', 'p2'], captions: [{ plainText: 'ok' }], ...(publishAt ? { publishAt } : {}) })).body;
+  (
+    await h.call(WS, 'POST', '/posts', {
+      type: 'STATUS',
+      profileIds: ['p1', 'p2'],
+      captions: [{ plainText: 'ok' }],
+      ...(publishAt ? { publishAt } : {}),
+    })
+  ).body;
 const op = (id: string, name: string, body?: unknown) => h.call(WS, 'PATCH', `/posts/${id}/stage/${name}`, body);
 
 /** Publishing results are another issue's; the tests write them as the result consumer will. */
 const setPublished = async (id: string, stage: 'PUBLISHED' | 'PUBLISHED_FAILED') => {
   const plan = [
     { profileId: 'p1', status: 'PUBLISHED', revision: 1, networkPostId: 'n1', reason: null },
-    { profileId: 'p2', status: stage === 'PUBLISHED' ? 'PUBLISHED' : 'FAILED', revision: 1, networkPostId: null, reason: stage === 'PUBLISHED' ? null : 'rejected' },
+    {
+      profileId: 'p2',
+      status: stage === 'PUBLISHED' ? 'PUBLISHED' : 'FAILED',
+      revision: 1,
+      networkPostId: null,
+      reason: stage === 'PUBLISHED' ? null : 'rejected',
+    },
   ];
-  await db.collection('posts').updateOne({ _id: id as never }, { $set: { stage, plan, revision: 1, publishAt: new Date('2020-01-01T00:00:00Z'), sortAt: new Date('2020-01-01T00:00:00Z') } });
+  await db
+    .collection('posts')
+    .updateOne(
+      { _id: id as never },
+      { $set: { stage, plan, revision: 1, publishAt: new Date('2020-01-01T00:00:00Z'), sortAt: new Date('2020-01-01T00:00:00Z') } },
+    );
 };
 
 /** A post in the given stage, reached through the API where the API can reach it. */
@@ -55,22 +75,35 @@ async function postIn(stage: string): Promise<string> {
   return post.id;
 }
 
-const STAGES = ['IDEA', 'DRAFT', 'TEAM_REVIEW', 'TEAM_REVISION', 'TEAM_APPROVED', 'CLIENT_REVIEW', 'CLIENT_REVISION', 'CLIENT_APPROVED', 'SCHEDULED', 'PUBLISHED', 'PUBLISHED_FAILED', 'ARCHIVE'];
+const STAGES = [
+  'IDEA',
+  'DRAFT',
+  'TEAM_REVIEW',
+  'TEAM_REVISION',
+  'TEAM_APPROVED',
+  'CLIENT_REVIEW',
+  'CLIENT_REVISION',
+  'CLIENT_APPROVED',
+  'SCHEDULED',
+  'PUBLISHED',
+  'PUBLISHED_FAILED',
+  'ARCHIVE',
+];
 const X = 409;
 // Rows: operations; columns: STAGES in the order above. A stage is where the post lands, X is 409.
 const MATRIX: Record<string, (string | number)[]> = {
   //                  IDEA           DRAFT          TEAM_REVIEW      TEAM_REVISION  TEAM_APPROVED    CLIENT_REVIEW    CLIENT_REVISION  CLIENT_APPROVED  SCHEDULED  PUBLISHED  PUBLISHED_FAILED ARCHIVE
-  submitTeamReview:   ['TEAM_REVIEW', 'TEAM_REVIEW', X,               'TEAM_REVIEW', X,               X,               'TEAM_REVIEW',   X,               X,         X,         X,               X],
-  approveTeam:        [X,             X,             'TEAM_APPROVED', X,             X,               X,               X,               X,               X,         X,         X,               X],
-  rejectTeam:         [X,             X,             'TEAM_REVISION', X,             X,               X,               X,               X,               X,         X,         X,               X],
-  submitClientReview: ['CLIENT_REVIEW', 'CLIENT_REVIEW', X,           X,             'CLIENT_REVIEW', X,               'CLIENT_REVIEW', X,               X,         X,         X,               X],
-  approveClient:      [X,             X,             X,               X,             X,               'CLIENT_APPROVED', X,             X,               X,         X,         X,               X],
-  rejectClient:       [X,             X,             X,               X,             X,               'CLIENT_REVISION', X,             X,               X,         X,         X,               X],
-  schedule:           [X,             'SCHEDULED',   X,               X,             'SCHEDULED',     X,               X,               'SCHEDULED',     X,         X,         'SCHEDULED',     X],
-  publishNow:         ['SCHEDULED',   'SCHEDULED',   X,               X,             'SCHEDULED',     X,               X,               'SCHEDULED',     'SCHEDULED', X,       'SCHEDULED',     X],
-  unschedule:         [X,             X,             X,               X,             X,               X,               X,               X,               'DRAFT',   X,         X,               X],
-  archive:            ['ARCHIVE',     'ARCHIVE',     'ARCHIVE',       'ARCHIVE',     'ARCHIVE',       'ARCHIVE',       'ARCHIVE',       'ARCHIVE',       X,         'ARCHIVE', 'ARCHIVE',       X],
-  restore:            [X,             X,             X,               X,             X,               X,               X,               X,               X,         X,         X,               'DRAFT'],
+  submitTeamReview: ['TEAM_REVIEW', 'TEAM_REVIEW', X, 'TEAM_REVIEW', X, X, 'TEAM_REVIEW', X, X, X, X, X],
+  approveTeam: [X, X, 'TEAM_APPROVED', X, X, X, X, X, X, X, X, X],
+  rejectTeam: [X, X, 'TEAM_REVISION', X, X, X, X, X, X, X, X, X],
+  submitClientReview: ['CLIENT_REVIEW', 'CLIENT_REVIEW', X, X, 'CLIENT_REVIEW', X, 'CLIENT_REVIEW', X, X, X, X, X],
+  approveClient: [X, X, X, X, X, 'CLIENT_APPROVED', X, X, X, X, X, X],
+  rejectClient: [X, X, X, X, X, 'CLIENT_REVISION', X, X, X, X, X, X],
+  schedule: [X, 'SCHEDULED', X, X, 'SCHEDULED', X, X, 'SCHEDULED', X, X, 'SCHEDULED', X],
+  publishNow: ['SCHEDULED', 'SCHEDULED', X, X, 'SCHEDULED', X, X, 'SCHEDULED', 'SCHEDULED', X, 'SCHEDULED', X],
+  unschedule: [X, X, X, X, X, X, X, X, 'DRAFT', X, X, X],
+  archive: ['ARCHIVE', 'ARCHIVE', 'ARCHIVE', 'ARCHIVE', 'ARCHIVE', 'ARCHIVE', 'ARCHIVE', 'ARCHIVE', X, 'ARCHIVE', 'ARCHIVE', X],
+  restore: [X, X, X, X, X, X, X, X, X, X, X, 'DRAFT'],
 };
 
 describe('the transition matrix: every operation from every stage', () => {
@@ -144,7 +177,9 @@ describe('stage operations', () => {
 
   it('schedule validates like GET /validate: a problem answers 400 and the stage stays', async () => {
     h.profiles.add(WS, { id: 'p-down', net: 'generalNet', publishReady: false });
-    const { id } = (await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p-down'], captions: [{ plainText: 'x' }], publishAt: FUTURE })).body;
+    const { id } = (
+      await h.call(WS, 'POST', '/posts', { type: 'STATUS', profileIds: ['p-down'], captions: [{ plainText: 'x' }], publishAt: FUTURE })
+    ).body;
     const validate = await h.call(WS, 'GET', `/posts/${id}/validate`);
     const schedule = await op(id, 'schedule');
     expect(schedule.status).toBe(400);

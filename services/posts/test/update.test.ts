@@ -38,10 +38,16 @@ describe('PUT /posts/{id}', () => {
   });
 
   it('replaces arrays whole instead of merging them', async () => {
-    const post = await create({ type: 'STATUS', profileIds: ['p1', 'p2'], captions: [{ plainText: 'common' }, { plainText: 'gen', net: 'generalNet' }] });
+    const post = await create({
+      type: 'STATUS',
+      profileIds: ['p1', 'p2'],
+      captions: [{ plainText: 'common' }, { plainText: 'gen', net: 'generalNet' }],
+    });
     const res = await put(post.id, { captions: [{ plainText: 'only conversation', net: 'conversationNet' }], profileIds: ['p2'] });
     expect(res.status).toBe(200);
-    expect(res.body.captions).toEqual([{ plainText: 'only conversation', net: { code: 'conversationNet', name: 'Conversation Net' }, firstComment: null }]);
+    expect(res.body.captions).toEqual([
+      { plainText: 'only conversation', net: { code: 'conversationNet', name: 'Conversation Net' }, firstComment: null },
+    ]);
     expect(res.body.profiles.map((p: any) => p.id)).toEqual(['p2']);
   });
 
@@ -69,12 +75,22 @@ describe('PUT /posts/{id}', () => {
     expect(paths(withLink.body)).toEqual(['/medias']);
     const ok = await put(post.id, { type: 'LINK', links: [{ link: 'https://example.com/a', linkTitle: 'A' }], medias: [] });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ type: 'LINK', medias: [], links: [{ link: 'https://example.com/a', linkTitle: 'A', linkDescription: null, mediaLibId: null, net: null }] });
+    expect(ok.body).toMatchObject({
+      type: 'LINK',
+      medias: [],
+      links: [{ link: 'https://example.com/a', linkTitle: 'A', linkDescription: null, mediaLibId: null, net: null }],
+    });
     expect((await h.call(WS, 'GET', `/posts/${post.id}`)).body.type).toBe('LINK');
   });
 
   it('removes a network object given as null', async () => {
-    const post = await create({ type: 'REEL', profileIds: ['p-video'], medias: [{ mediaFiles: [{ mediaLibId: 'vid' }] }], captions: [{ plainText: 'x' }], videoNet: { title: 'T', madeForKids: true } });
+    const post = await create({
+      type: 'REEL',
+      profileIds: ['p-video'],
+      medias: [{ mediaFiles: [{ mediaLibId: 'vid' }] }],
+      captions: [{ plainText: 'x' }],
+      videoNet: { title: 'T', madeForKids: true },
+    });
     expect(post.videoNet).toMatchObject({ title: 'T', madeForKids: true });
     const res = await put(post.id, { videoNet: null });
     expect(res.body.videoNet).toEqual({ madeForKids: false, containsSyntheticMedia: false, notifySubscribers: true });

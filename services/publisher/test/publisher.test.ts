@@ -37,9 +37,23 @@ const failures = (rule: Record<string, unknown>) => h.sandbox('POST', '/sandbox/
 
 describe('publishing a job', () => {
   it('publishes the content the job carries, media as signed URLs and network settings included, and reports PUBLISHED', async () => {
-    h.fakes.media.set('m1', { id: 'm1', status: 'SUCCESS', mime_type: 'image/jpeg', url: 'http://storage.test/m1?sig=1', width: 1080, height: 1080 });
+    h.fakes.media.set('m1', {
+      id: 'm1',
+      status: 'SUCCESS',
+      mime_type: 'image/jpeg',
+      url: 'http://storage.test/m1?sig=1',
+      width: 1080,
+      height: 1080,
+    });
     const job = h.job('happy-1', 'prof-pn', 'photoNet');
-    job.content = { type: 'MEDIA', caption: 'Hello photo', firstComment: 'first!', mediaLibIds: ['m1'], links: [], settings: { shareToFeed: true } };
+    job.content = {
+      type: 'MEDIA',
+      caption: 'Hello photo',
+      firstComment: 'first!',
+      mediaLibIds: ['m1'],
+      links: [],
+      settings: { shareToFeed: true },
+    };
 
     await h.dispatch(job);
 
@@ -104,7 +118,7 @@ describe('publishing a job', () => {
 });
 
 describe('publishes whose outcome is unknown', () => {
-  it('are found on a network without keys by the account\'s recent posts, and published once', async () => {
+  it("are found on a network without keys by the account's recent posts, and published once", async () => {
     // The network stores the post, then answers 500: the worker cannot know it was created.
     await failures({ kind: 'server_error', status: 500, phase: 'after', accountId: 'gn-own-2', operation: 'publish', count: 1 });
 
@@ -154,7 +168,7 @@ describe('publishes whose outcome is unknown', () => {
     expect(await h.created('unaskable', 'prof-gn3')).toBe(1);
   });
 
-  it('are reconciled, not published again, when a later revision\'s job arrives meanwhile', async () => {
+  it("are reconciled, not published again, when a later revision's job arrives meanwhile", async () => {
     await failures({ kind: 'slow', latencyMs: 1500, accountId: 'gn-own-2', operation: 'publish', count: 1 });
     await failures({ kind: 'server_error', status: 503, accountId: 'gn-own-2', operation: 'recentPosts' });
     await h.dispatch(h.job('unknown-then-new', 'prof-gn2', 'generalNet', { revision: 1 }));
@@ -179,7 +193,10 @@ describe('failures', () => {
     for (const id of ids) await h.dispatch(h.job(id, id === 'flaky-0' ? 'prof-gn2' : 'prof-gn', 'generalNet'));
 
     await eventually(async () => ids.every((id) => h.outcomesFor(id).length > 0), 60000, 200);
-    expect(h.outcomesFor('flaky-0')[0]).toMatchObject({ status: 'FAILED', error: { code: 'NETWORK_AUTH_REVOKED', message: expect.stringContaining('token') } });
+    expect(h.outcomesFor('flaky-0')[0]).toMatchObject({
+      status: 'FAILED',
+      error: { code: 'NETWORK_AUTH_REVOKED', message: expect.stringContaining('token') },
+    });
     expect(h.revoked).toContainEqual(expect.objectContaining({ profileId: 'prof-gn2', net: 'generalNet' }));
     const others = ids.slice(1).map((id) => h.outcomesFor(id)[0]!);
     expect(others.every((r) => r.status === 'PUBLISHED')).toBe(true);
@@ -188,7 +205,7 @@ describe('failures', () => {
     expect(await h.created('flaky-0', 'prof-gn2')).toBe(0);
   });
 
-  it('waits out one account\'s long Retry-After (capped) without holding back the retries of others', async () => {
+  it("waits out one account's long Retry-After (capped) without holding back the retries of others", async () => {
     await failures({ kind: 'rate_limit', accountId: 'gn-own-3', operation: 'publish', retryAfterSeconds: 3600, count: 1 });
     await h.dispatch(h.job('limited', 'prof-gn3', 'generalNet'));
     await eventually(async () => (await h.sandbox('GET', '/sandbox/admin/failures')).items.length === 0, 10000); // fired (a count rule retires)
@@ -235,7 +252,14 @@ describe('invalid jobs', () => {
     const dlqBefore = await h.queueDepth('publisher.publish-jobs.dlq');
     const job = { postId: 'invalid-1', profileId: 'prof-gn', revision: 1, net: 'generalNet', dueAt: 'soon' }; // dueAt is no date-time
 
-    await h.sendRaw({ id: 'not-a-uuid', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c-invalid', workspaceId: 'w1', payload: job });
+    await h.sendRaw({
+      id: 'not-a-uuid',
+      type: 'post.publish.requested',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'c-invalid',
+      workspaceId: 'w1',
+      payload: job,
+    });
 
     expect(await outcome('invalid-1')).toMatchObject({
       status: 'FAILED',
@@ -249,12 +273,19 @@ describe('invalid jobs', () => {
     expect(await h.created('invalid-1', 'prof-gn')).toBe(0);
   });
 
-  it('re-emit a published job\'s result for an invalid copy of it instead of failing the profile', async () => {
+  it("re-emit a published job's result for an invalid copy of it instead of failing the profile", async () => {
     await h.dispatch(h.job('invalid-2', 'prof-gn', 'generalNet'));
     await outcome('invalid-2');
 
     const payload = { ...h.job('invalid-2', 'prof-gn', 'generalNet'), extra: true };
-    await h.sendRaw({ id: 'not-a-uuid', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: 'w1', payload });
+    await h.sendRaw({
+      id: 'not-a-uuid',
+      type: 'post.publish.requested',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'c',
+      workspaceId: 'w1',
+      payload,
+    });
 
     await eventually(async () => h.outcomesFor('invalid-2').length === 2, 20000);
     expect(h.outcomesFor('invalid-2').map((r) => r.status)).toEqual(['PUBLISHED', 'PUBLISHED']);
@@ -263,12 +294,22 @@ describe('invalid jobs', () => {
 
   it('only dead-letter bytes that name no job, reporting nothing (the posts watchdog asks again)', async () => {
     const dlqBefore = await h.queueDepth('publisher.publish-jobs.dlq');
-    const envelope = { id: 'x', type: 'post.publish.requested', occurredAt: new Date().toISOString(), correlationId: 'c', workspaceId: 'w1' };
+    const envelope = {
+      id: 'x',
+      type: 'post.publish.requested',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'c',
+      workspaceId: 'w1',
+    };
 
     await h.sendRaw('{"type":"post.publish.requested","payload":{"postId":"unreadable-1"'); // cut short: not JSON
     await h.sendRaw({ ...envelope, payload: { postId: 'unreadable-1', revision: 1, net: 'generalNet' } }); // no profile
     await h.sendRaw({ ...envelope, workspaceId: null, payload: { postId: 'unreadable-1', profileId: 'prof-gn', revision: 1 } }); // no workspace
-    await h.sendRaw({ ...envelope, type: 'post.publish.completed', payload: { postId: 'unreadable-1', profileId: 'prof-gn', revision: 1 } }); // not a job
+    await h.sendRaw({
+      ...envelope,
+      type: 'post.publish.completed',
+      payload: { postId: 'unreadable-1', profileId: 'prof-gn', revision: 1 },
+    }); // not a job
 
     await eventually(async () => (await h.queueDepth('publisher.publish-jobs.dlq')) === dlqBefore + 4, 20000);
     await sleep(500);
@@ -277,7 +318,7 @@ describe('invalid jobs', () => {
   });
 });
 
-describe('the watchdog\'s questions', () => {
+describe("the watchdog's questions", () => {
   it('publish what no attempt ever reached the network for (a lost job), once, and re-report what was published', async () => {
     await h.dispatch(h.job('lost-job', 'prof-gn', 'generalNet', { mode: 'reconcile' }));
     await h.dispatch(h.job('copy-1', 'prof-gn', 'generalNet', { mode: 'reconcile' }));

@@ -16,7 +16,12 @@ export const webhooksSpec = {
    * Waits before the 2nd, 3rd, … attempt (one RabbitMQ delay queue per value); the last repeats
    * until the retry window ends. 5 s, 30 s, 2 min, 10 min, 30 min, then hourly.
    */
-  retryDelaysMs: { env: 'WEBHOOKS_RETRY_DELAYS_MS', type: 'string', pattern: '^\\d+(,\\d+)*$', default: '5000,30000,120000,600000,1800000,3600000' },
+  retryDelaysMs: {
+    env: 'WEBHOOKS_RETRY_DELAYS_MS',
+    type: 'string',
+    pattern: '^\\d+(,\\d+)*$',
+    default: '5000,30000,120000,600000,1800000,3600000',
+  },
   /** How long a delivery keeps being retried after its event (24 h). */
   retryWindowMs: { env: 'WEBHOOKS_RETRY_WINDOW_MS', type: 'integer', minimum: 1000, default: 86_400_000 },
   eventsPrefetch: { env: 'WEBHOOKS_EVENTS_PREFETCH', type: 'integer', minimum: 1, default: 32 },

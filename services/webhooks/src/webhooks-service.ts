@@ -57,10 +57,26 @@ export class WebhooksService {
     const endpoints = new EndpointRepository(mongo);
     const deliveries = new DeliveryRepository(mongo);
     await syncIndexes(mongo);
-    const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'webhooks', topology: webhooksTopology(delays, cfg.deliveryPrefetch) });
+    const broker = await Broker.connect({
+      url: cfg.amqpUrl,
+      connectionName: 'webhooks',
+      topology: webhooksTopology(delays, cfg.deliveryPrefetch),
+    });
     const jobs = new BrokerDeliveryJobs(broker);
-    const sender = httpsSender({ policy: addressPolicy, timeoutMs: cfg.timeoutMs, ...(overrides.ca ? { ca: overrides.ca } : {}), maxSockets: cfg.deliveryPrefetch });
-    const deliver = new DeliverWebhook(deliveries, endpoints, jobs, sender, { delaysMs: delays, windowMs: cfg.retryWindowMs, leaseMs: cfg.timeoutMs * 3 }, deliveryLog);
+    const sender = httpsSender({
+      policy: addressPolicy,
+      timeoutMs: cfg.timeoutMs,
+      ...(overrides.ca ? { ca: overrides.ca } : {}),
+      maxSockets: cfg.deliveryPrefetch,
+    });
+    const deliver = new DeliverWebhook(
+      deliveries,
+      endpoints,
+      jobs,
+      sender,
+      { delaysMs: delays, windowMs: cfg.retryWindowMs, leaseMs: cfg.timeoutMs * 3 },
+      deliveryLog,
+    );
     const fanOut = new FanOut(endpoints, deliveries, jobs);
     const consumers = [
       await broker.consume(WEBHOOK_EVENTS_QUEUE, WEBHOOK_SOURCE_EVENTS, domainEventsHandler(fanOut), { prefetch: cfg.eventsPrefetch }),

@@ -3,7 +3,16 @@ import { Webhook } from 'standardwebhooks';
 import { domainEventsTopology, mediaReadyEvent, postPublishedEvent, postStageChangedEvent } from '@social/contracts';
 import { Broker } from '@social/events';
 import { setLogLevel } from '@social/logger';
-import { createTestVhost, dropDatabases, eventually, internalHeaders, startWebhookReceiver, testEnv, type TestVhost, type WebhookReceiver } from '@social/testkit';
+import {
+  createTestVhost,
+  dropDatabases,
+  eventually,
+  internalHeaders,
+  startWebhookReceiver,
+  testEnv,
+  type TestVhost,
+  type WebhookReceiver,
+} from '@social/testkit';
 import type { ResolvedAddress } from '@social/url-guard';
 import { loadWebhooksConfig } from '../src/config';
 import { WebhooksService } from '../src/webhooks-service';
@@ -32,7 +41,11 @@ let base: string;
 let seq = 0;
 
 const api = async (ws: string, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, { method, headers: internalHeaders('webhooks', ws), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: internalHeaders('webhooks', ws),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 };
@@ -44,7 +57,6 @@ async function createEndpoint(ws: string, eventTypes: string[], path = `/hook/${
   expect(res.status).toBe(201);
   return { ...(res.body as { id: string; secret: string; url: string }), path };
 }
-
 
 beforeAll(async () => {
   const base0 = testEnv();
@@ -98,7 +110,11 @@ async function deliveries(ws: string, endpointId: string) {
 describe('endpoints', () => {
   it('creates an endpoint and shows its whsec_ secret only in the answer to the creation', async () => {
     const ws = newWorkspace();
-    const created = await api(ws, 'POST', '/webhooks', { url: receiver.url(HOST), eventTypes: ['post.published', 'media.ready'], description: 'ops' });
+    const created = await api(ws, 'POST', '/webhooks', {
+      url: receiver.url(HOST),
+      eventTypes: ['post.published', 'media.ready'],
+      description: 'ops',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^we_/),
@@ -183,10 +199,17 @@ describe('delivery', () => {
     const got = await eventually(async () => receiver.received.find((r) => r.url === e.path && r.answer === 200));
     // The standardwebhooks package (npm) verifies signature, timestamp and id.
     const parsed = new Webhook(e.secret).verify(got.body, got.headers) as any;
-    expect(parsed).toMatchObject({ id: env1.id, type: 'post.published', workspaceId: ws, data: { postId: 'post_sig', profileId: 'prof_1', networkPostId: 'np_post_sig', postVersion: 3 } });
+    expect(parsed).toMatchObject({
+      id: env1.id,
+      type: 'post.published',
+      workspaceId: ws,
+      data: { postId: 'post_sig', profileId: 'prof_1', networkPostId: 'np_post_sig', postVersion: 3 },
+    });
     // And by hand, from the definition: v1,base64(HMAC-SHA256(base64decode(secret), id.ts.body)).
     const key = Buffer.from(e.secret.slice('whsec_'.length), 'base64');
-    const expected = createHmac('sha256', key).update(`${got.headers['webhook-id']}.${got.headers['webhook-timestamp']}.${got.body}`).digest('base64');
+    const expected = createHmac('sha256', key)
+      .update(`${got.headers['webhook-id']}.${got.headers['webhook-timestamp']}.${got.body}`)
+      .digest('base64');
     expect(got.headers['webhook-signature']).toBe(`v1,${expected}`);
     expect(() => new Webhook(e.secret).verify(got.body.replace('post_sig', 'post_sih'), got.headers)).toThrow();
 
@@ -240,7 +263,11 @@ describe('delivery', () => {
     receiver.state.behave = (body) => (body?.data?.mediaId === 'm_down' && down ? 503 : 200);
     await broker.publish(mediaReadyEvent, { mediaId: 'm_down', kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws });
     const retrying = await eventually(async () => (await deliveries(ws, e.id)).items.find((d) => d.lastError && d.status === 'PENDING'));
-    expect(retrying).toMatchObject({ responseStatusCode: 503, lastError: 'the endpoint answered HTTP 503', nextAttemptAt: expect.any(String) });
+    expect(retrying).toMatchObject({
+      responseStatusCode: 503,
+      lastError: 'the endpoint answered HTTP 503',
+      nextAttemptAt: expect.any(String),
+    });
 
     const failed = await eventually(async () => (await deliveries(ws, e.id)).items.find((d) => d.status === 'FAILED'), 20000);
     expect(failed.attempts).toBeGreaterThan(2);
@@ -279,16 +306,26 @@ describe('delivery', () => {
     receiver.state.behave = (body, n) => (body?.type === 'post.published' && body?.data?.postId === 'post_ord' && n <= 2 ? 500 : 200);
     const at = new Date().toISOString();
     await broker.publish(postPublishedEvent, publishedPayload('post_ord', 4), { workspaceId: ws });
-    await broker.publish(postStageChangedEvent, { postId: 'post_ord', from: 'SCHEDULED', to: 'PUBLISHED', operation: 'publishResult', at, postVersion: 4 }, { workspaceId: ws });
-    await broker.publish(postStageChangedEvent, { postId: 'post_ord', from: 'PUBLISHED', to: 'ARCHIVE', operation: 'archive', at, postVersion: 5 }, { workspaceId: ws });
+    await broker.publish(
+      postStageChangedEvent,
+      { postId: 'post_ord', from: 'SCHEDULED', to: 'PUBLISHED', operation: 'publishResult', at, postVersion: 4 },
+      { workspaceId: ws },
+    );
+    await broker.publish(
+      postStageChangedEvent,
+      { postId: 'post_ord', from: 'PUBLISHED', to: 'ARCHIVE', operation: 'archive', at, postVersion: 5 },
+      { workspaceId: ws },
+    );
     // Another post is not held back by this one.
     await broker.publish(postPublishedEvent, publishedPayload('post_free', 1), { workspaceId: ws });
 
     await eventually(async () => (await deliveries(ws, e.id)).items.filter((d) => d.status === 'DELIVERED').length === 4, 20000);
-    const seen = receiver.received.filter((r) => r.url === e.path).map((r) => {
-      const b = JSON.parse(r.body);
-      return `${b.data.postId}:${b.type}:${b.data.to ?? ''}:${r.answer}`;
-    });
+    const seen = receiver.received
+      .filter((r) => r.url === e.path)
+      .map((r) => {
+        const b = JSON.parse(r.body);
+        return `${b.data.postId}:${b.type}:${b.data.to ?? ''}:${r.answer}`;
+      });
     const ordered = seen.filter((s) => s.startsWith('post_ord:'));
     expect(ordered).toEqual([
       'post_ord:post.published::500',

@@ -40,12 +40,7 @@ function upstreamError(body: unknown) {
  * have acted: 429, 503 and 408 are answered before any work (retry), 500, 502, 504 and any other 5xx
  * may hide a stored post (reconcile first). Reads are simply retried on any 5xx.
  */
-export function errorFromResponse(
-  ctx: CallContext,
-  status: number,
-  headers: IncomingHttpHeaders,
-  body: unknown,
-): NetworkError {
+export function errorFromResponse(ctx: CallContext, status: number, headers: IncomingHttpHeaders, body: unknown): NetworkError {
   const up = upstreamError(body);
   const base = { net: ctx.net, operation: ctx.operation, upstreamStatus: status, upstreamCode: up.code, details: up.details };
   const said = up.message ? `: ${up.message}` : '';
@@ -62,7 +57,10 @@ export function errorFromResponse(
   const hint = retryAfterMs !== undefined ? { retryAfterMs } : {};
   // 503 is the network saying it did no work; any other server error may come after the post was stored.
   if (ctx.operation === 'publish' && status >= 500 && status !== 503) {
-    return new NetworkError('UNKNOWN_OUTCOME', `${ctx.net} failed with ${status} while publishing; the post may exist${said}`, { ...base, ...hint });
+    return new NetworkError('UNKNOWN_OUTCOME', `${ctx.net} failed with ${status} while publishing; the post may exist${said}`, {
+      ...base,
+      ...hint,
+    });
   }
   if (status === 408 || status >= 500) {
     return new NetworkError('TRANSIENT', `${ctx.net} failed with ${status}${said}`, { ...base, ...hint });

@@ -7,10 +7,18 @@ const sent = (signature: string): PublishPost => ({
   caption: 'Autumn collection 🍂',
   firstComment: 'Link in bio',
   media: [
-    { mimeType: 'image/jpeg', url: `https://storage.example/m/1.jpg?X-Expires=60&X-Signature=${signature}`, sizeBytes: 123_456, width: 1080, height: 1080 },
+    {
+      mimeType: 'image/jpeg',
+      url: `https://storage.example/m/1.jpg?X-Expires=60&X-Signature=${signature}`,
+      sizeBytes: 123_456,
+      width: 1080,
+      height: 1080,
+    },
     { mimeType: 'video/mp4', fetchBytes: async () => new Uint8Array([1, 2, 3]), durationSec: 12 },
   ],
-  links: [{ link: 'https://shop.example/autumn', title: 'Shop', description: 'Now', imageUrl: `https://storage.example/l.png?sig=${signature}` }],
+  links: [
+    { link: 'https://shop.example/autumn', title: 'Shop', description: 'Now', imageUrl: `https://storage.example/l.png?sig=${signature}` },
+  ],
   settings: { shareToFeed: true },
 });
 
@@ -43,7 +51,14 @@ describe('contentFingerprint', () => {
   });
 
   it('is the SHA-256 of the canonical JSON of type, texts, link targets and media types', () => {
-    const post: PublishPost = { type: 'STATUS', caption: 'hi', firstComment: undefined as unknown as null, media: [], links: [{ link: 'https://x.example' }], settings: null };
+    const post: PublishPost = {
+      type: 'STATUS',
+      caption: 'hi',
+      firstComment: undefined as unknown as null,
+      media: [],
+      links: [{ link: 'https://x.example' }],
+      settings: null,
+    };
     const canonical = '{"caption":"hi","firstComment":null,"links":["https://x.example"],"mediaTypes":[],"type":"STATUS"}';
     expect(contentFingerprint(post)).toBe(createHash('sha256').update(canonical).digest('hex'));
   });

@@ -15,14 +15,7 @@ import type { NetworkCode } from '../catalog/network-codes';
  * - REJECTED: the network refused the request or its content (400, 403, 422, ...); retrying cannot help.
  * - NOT_FOUND: the account, profile or post does not exist (or is not visible).
  */
-export type NetworkErrorKind =
-  | 'RATE_LIMITED'
-  | 'TRANSIENT'
-  | 'UNKNOWN_OUTCOME'
-  | 'DUPLICATE'
-  | 'AUTH_REVOKED'
-  | 'REJECTED'
-  | 'NOT_FOUND';
+export type NetworkErrorKind = 'RATE_LIMITED' | 'TRANSIENT' | 'UNKNOWN_OUTCOME' | 'DUPLICATE' | 'AUTH_REVOKED' | 'REJECTED' | 'NOT_FOUND';
 
 export type NetworkOperation =
   | 'publish'

@@ -18,8 +18,16 @@ const CATALOG_DATE = new Date('2026-11-01T00:00:00Z');
 describe('network catalog', () => {
   it('lists the nine networks of the spec plus the advertising network', () => {
     expect(NETWORK_CODES).toEqual([
-      'generalNet', 'photoNet', 'photoNetV2', 'professionalNet', 'shortVideoNet',
-      'conversationNet', 'listingNet', 'videoNet', 'microblogNet', 'adNet',
+      'generalNet',
+      'photoNet',
+      'photoNetV2',
+      'professionalNet',
+      'shortVideoNet',
+      'conversationNet',
+      'listingNet',
+      'videoNet',
+      'microblogNet',
+      'adNet',
     ]);
     expect(isNetworkCode('photoNetV2')).toBe(true);
     expect(isNetworkCode('PhotoNet')).toBe(false);
@@ -132,7 +140,15 @@ describe('metric catalog', () => {
   });
 
   it('uses the example names of the spec on generalNet', () => {
-    for (const code of ['gn-daily-page-fans', 'gn-daily-page-impressions', 'gn-daily-page-engaged-users', 'gn-post-likes', 'gn-post-comments', 'gn-post-shares', 'gn-post-reach']) {
+    for (const code of [
+      'gn-daily-page-fans',
+      'gn-daily-page-impressions',
+      'gn-daily-page-engaged-users',
+      'gn-post-likes',
+      'gn-post-comments',
+      'gn-post-shares',
+      'gn-post-reach',
+    ]) {
       expect(getMetric(code)).toMatchObject({ code, apiSupported: true, formula: false });
     }
   });

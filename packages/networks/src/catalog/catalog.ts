@@ -17,9 +17,7 @@ export function networkRef(code: NetworkCode): { code: NetworkCode; name: string
   return { code, name: NETWORKS[code].name };
 }
 
-export const PUBLISHING_NETWORK_CODES: readonly NetworkCode[] = NETWORK_CODES.filter(
-  (c) => NETWORKS[c].publishing !== null,
-);
+export const PUBLISHING_NETWORK_CODES: readonly NetworkCode[] = NETWORK_CODES.filter((c) => NETWORKS[c].publishing !== null);
 
 /**
  * What a publisher needs to publish exactly once on a network: whether it keeps idempotency keys

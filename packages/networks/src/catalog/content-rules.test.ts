@@ -67,8 +67,12 @@ describe('checkPostContent', () => {
     expect(checkPostContent('photoNet', { type: 'MEDIA', media: [{ mimeType: 'image/gif' }] })).toEqual([
       { path: '/media/0/mimeType', message: 'image/gif is not accepted (accepted: image/jpeg, image/png, video/mp4, video/quicktime)' },
     ]);
-    expect(paths(checkPostContent('microblogNet', { type: 'MEDIA', media: [{ mimeType: 'video/mp4', durationSec: 141 }] }))).toEqual(['/media/0/durationSec']);
-    expect(paths(checkPostContent('listingNet', { type: 'MEDIA', media: [{ mimeType: 'image/png', sizeBytes: 6 * 1024 * 1024 }] }))).toEqual(['/media/0/sizeBytes']);
+    expect(paths(checkPostContent('microblogNet', { type: 'MEDIA', media: [{ mimeType: 'video/mp4', durationSec: 141 }] }))).toEqual([
+      '/media/0/durationSec',
+    ]);
+    expect(
+      paths(checkPostContent('listingNet', { type: 'MEDIA', media: [{ mimeType: 'image/png', sizeBytes: 6 * 1024 * 1024 }] })),
+    ).toEqual(['/media/0/sizeBytes']);
   });
 
   it('knows which networks take first comments and links', () => {
@@ -80,11 +84,21 @@ describe('checkPostContent', () => {
 
   it('checks polls and generalNet carousels', () => {
     expect(checkPostContent('conversationNet', { type: 'STATUS', caption: 'vote', settings: { poll: ['a', 'b'] } })).toEqual([]);
-    expect(paths(checkPostContent('conversationNet', { type: 'STATUS', caption: 'vote', settings: { poll: ['a'] } }))).toEqual(['/settings/poll']);
-    expect(paths(checkPostContent('microblogNet', { type: 'STATUS', caption: 'v', settings: { poll: ['a', 'x'.repeat(26)] } }))).toEqual(['/settings/poll/1']);
-    expect(paths(checkPostContent('microblogNet', { type: 'STATUS', caption: 'v', settings: { poll: ['a', 'b'], pollDuration: 4 } }))).toEqual(['/settings/pollDuration']);
-    expect(paths(checkPostContent('generalNet', { type: 'MEDIA', media: [jpeg], settings: { carousels: [{}] } }))).toEqual(['/settings/carousels']);
-    expect(paths(checkPostContent('photoNet', { type: 'MEDIA', media: [jpeg], settings: { poll: ['a', 'b'] } }))).toEqual(['/settings/poll']);
+    expect(paths(checkPostContent('conversationNet', { type: 'STATUS', caption: 'vote', settings: { poll: ['a'] } }))).toEqual([
+      '/settings/poll',
+    ]);
+    expect(paths(checkPostContent('microblogNet', { type: 'STATUS', caption: 'v', settings: { poll: ['a', 'x'.repeat(26)] } }))).toEqual([
+      '/settings/poll/1',
+    ]);
+    expect(
+      paths(checkPostContent('microblogNet', { type: 'STATUS', caption: 'v', settings: { poll: ['a', 'b'], pollDuration: 4 } })),
+    ).toEqual(['/settings/pollDuration']);
+    expect(paths(checkPostContent('generalNet', { type: 'MEDIA', media: [jpeg], settings: { carousels: [{}] } }))).toEqual([
+      '/settings/carousels',
+    ]);
+    expect(paths(checkPostContent('photoNet', { type: 'MEDIA', media: [jpeg], settings: { poll: ['a', 'b'] } }))).toEqual([
+      '/settings/poll',
+    ]);
   });
 
   it('refuses publishing to adNet', () => {

@@ -94,7 +94,10 @@ function checkMedia(rules: PublishingRules, post: PostContent): ContentViolation
     // A kind the network refuses altogether is already reported once by the counts above.
     if (accepted.length === 0) return;
     if (!accepted.includes(m.mimeType)) {
-      out.push({ path: `/media/${i}/mimeType`, message: `${m.mimeType} is not accepted (accepted: ${[...limits.imageTypes, ...limits.videoTypes].join(', ') || 'none'})` });
+      out.push({
+        path: `/media/${i}/mimeType`,
+        message: `${m.mimeType} is not accepted (accepted: ${[...limits.imageTypes, ...limits.videoTypes].join(', ') || 'none'})`,
+      });
       return;
     }
     const maxBytes = video ? limits.maxVideoBytes : limits.maxImageBytes;
@@ -148,7 +151,10 @@ function checkSettings(net: NetworkCode, rules: PublishingRules, post: PostConte
   const p = rules.poll;
   if (duration !== undefined && duration !== null && p?.minDurationMinutes !== undefined && p.maxDurationMinutes !== undefined) {
     if (typeof duration !== 'number' || !Number.isInteger(duration) || duration < p.minDurationMinutes || duration > p.maxDurationMinutes) {
-      out.push({ path: '/settings/pollDuration', message: `must be an integer from ${p.minDurationMinutes} to ${p.maxDurationMinutes} minutes` });
+      out.push({
+        path: '/settings/pollDuration',
+        message: `must be an integer from ${p.minDurationMinutes} to ${p.maxDurationMinutes} minutes`,
+      });
     }
   }
   const cards = settings['carousels'];

@@ -35,10 +35,12 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const reply = (status: number, body: unknown, headers: Record<string, string> = {}): Handler => (_req, _b, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
+const reply =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+  (_req, _b, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
 const errorReply = (status: number, code: string, headers: Record<string, string> = {}) =>
   reply(status, { error: { code, message: `sandbox says ${code}`, details: [{ path: '/caption', message: 'too long' }] } }, headers);
 
@@ -51,7 +53,13 @@ const publishInput = {
 };
 // professionalNet keeps idempotency keys (24 h), so lookups by key are asked of it.
 const lookupInput = { net: 'professionalNet' as const, accountId: 'pro-own-1', accessToken: 'tok', idempotencyKey: 'pub-1' };
-const metricsInput = { net: 'generalNet' as const, accountId: 'gn-own-1', since: '2026-01-01', until: '2026-01-02', metrics: ['gn-daily-page-fans'] };
+const metricsInput = {
+  net: 'generalNet' as const,
+  accountId: 'gn-own-1',
+  since: '2026-01-01',
+  until: '2026-01-02',
+  metrics: ['gn-daily-page-fans'],
+};
 
 async function failure(p: Promise<unknown>): Promise<NetworkError> {
   try {
@@ -72,7 +80,11 @@ describe('SandboxAdapter', () => {
 
   it('publishes with the token and idempotency key, and says when the answer was a replay', async () => {
     handler = reply(201, { networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z' });
-    await expect(adapter.publish(publishInput)).resolves.toEqual({ networkPostId: 'np-1', publishedAt: '2026-01-01T00:00:00.000Z', replayed: false });
+    await expect(adapter.publish(publishInput)).resolves.toEqual({
+      networkPostId: 'np-1',
+      publishedAt: '2026-01-01T00:00:00.000Z',
+      replayed: false,
+    });
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/sandbox/microblogNet/accounts/mb-own-1/posts' });
     expect(seen[0]!.headers['authorization']).toBe('Bearer tok');
     expect(seen[0]!.headers['idempotency-key']).toBe('pub-1');
@@ -97,7 +109,14 @@ describe('SandboxAdapter', () => {
     const bytes = new TextEncoder().encode('fake image');
     await adapter.publish({
       ...publishInput,
-      post: { ...publishInput.post, type: 'MEDIA', media: [{ mimeType: 'image/png', fetchBytes: async () => bytes }, { mimeType: 'image/jpeg', url: 'https://cdn.example/a.jpg' }] },
+      post: {
+        ...publishInput.post,
+        type: 'MEDIA',
+        media: [
+          { mimeType: 'image/png', fetchBytes: async () => bytes },
+          { mimeType: 'image/jpeg', url: 'https://cdn.example/a.jpg' },
+        ],
+      },
     });
     expect(JSON.parse(seen[0]!.body).media).toEqual([
       { mimeType: 'image/png', sha256: createHash('sha256').update(bytes).digest('hex'), sizeBytes: bytes.byteLength },
@@ -108,7 +127,13 @@ describe('SandboxAdapter', () => {
   it('classifies 429 as RATE_LIMITED with the Retry-After delay', async () => {
     handler = errorReply(429, 'RATE_LIMITED', { 'retry-after': '7' });
     const err = await failure(adapter.publish(publishInput));
-    expect(err).toMatchObject({ kind: 'RATE_LIMITED', retryable: true, retryAfterMs: 7000, upstreamStatus: 429, code: 'NETWORK_RATE_LIMITED' });
+    expect(err).toMatchObject({
+      kind: 'RATE_LIMITED',
+      retryable: true,
+      retryAfterMs: 7000,
+      upstreamStatus: 429,
+      code: 'NETWORK_RATE_LIMITED',
+    });
   });
 
   it.each([500, 502, 503, 504])('classifies %i of a read as TRANSIENT and retryable', async (status) => {
@@ -118,12 +143,22 @@ describe('SandboxAdapter', () => {
 
   it.each([500, 502, 504])('classifies %i of a publish as UNKNOWN_OUTCOME: the post may have been stored', async (status) => {
     handler = errorReply(status, 'SERVER_ERROR');
-    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'UNKNOWN_OUTCOME', retryable: true, upstreamStatus: status, code: 'NETWORK_UNKNOWN_OUTCOME' });
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({
+      kind: 'UNKNOWN_OUTCOME',
+      retryable: true,
+      upstreamStatus: status,
+      code: 'NETWORK_UNKNOWN_OUTCOME',
+    });
   });
 
   it('classifies 503 and 408 of a publish as TRANSIENT: the network did not act', async () => {
     handler = errorReply(503, 'SERVICE_UNAVAILABLE', { 'retry-after': '2' });
-    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: 503, retryAfterMs: 2000 });
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({
+      kind: 'TRANSIENT',
+      retryable: true,
+      upstreamStatus: 503,
+      retryAfterMs: 2000,
+    });
     handler = errorReply(408, 'REQUEST_TIMEOUT');
     expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'TRANSIENT', retryable: true, upstreamStatus: 408 });
   });
@@ -144,7 +179,11 @@ describe('SandboxAdapter', () => {
 
   it('classifies 401 as AUTH_REVOKED, not retryable', async () => {
     handler = errorReply(401, 'TOKEN_REVOKED');
-    expect(await failure(adapter.publish(publishInput))).toMatchObject({ kind: 'AUTH_REVOKED', retryable: false, upstreamCode: 'TOKEN_REVOKED' });
+    expect(await failure(adapter.publish(publishInput))).toMatchObject({
+      kind: 'AUTH_REVOKED',
+      retryable: false,
+      upstreamCode: 'TOKEN_REVOKED',
+    });
   });
 
   it('classifies 422 and 400 as REJECTED with the network details', async () => {
@@ -189,16 +228,43 @@ describe('SandboxAdapter', () => {
     };
     handler = reply(200, {
       items: [
-        { networkPostId: 'np-2', publishedAt: '2026-01-01T10:00:00.000Z', type: 'LINK', caption: 'Read this', firstComment: null, media: [{ mimeType: 'image/png' }], links: [{ link: 'https://blog.example/post', title: 'Post', description: null }] },
-        { networkPostId: 'np-1', publishedAt: '2026-01-01T09:00:00.000Z', type: 'STATUS', caption: 'Other', firstComment: null, media: [], links: [] },
+        {
+          networkPostId: 'np-2',
+          publishedAt: '2026-01-01T10:00:00.000Z',
+          type: 'LINK',
+          caption: 'Read this',
+          firstComment: null,
+          media: [{ mimeType: 'image/png' }],
+          links: [{ link: 'https://blog.example/post', title: 'Post', description: null }],
+        },
+        {
+          networkPostId: 'np-1',
+          publishedAt: '2026-01-01T09:00:00.000Z',
+          type: 'STATUS',
+          caption: 'Other',
+          firstComment: null,
+          media: [],
+          links: [],
+        },
       ],
       nextCursor: 'c2',
     });
-    const page = await adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z', cursor: 'c1', limit: 2 });
+    const page = await adapter.recentPosts({
+      net: 'microblogNet',
+      accountId: 'mb-own-1',
+      accessToken: 'tok',
+      since: '2026-01-01T00:00:00.000Z',
+      cursor: 'c1',
+      limit: 2,
+    });
     expect(page).toEqual({
       items: [
         { networkPostId: 'np-2', publishedAt: '2026-01-01T10:00:00.000Z', fingerprint: contentFingerprint(sentPost) },
-        { networkPostId: 'np-1', publishedAt: '2026-01-01T09:00:00.000Z', fingerprint: expect.not.stringMatching(contentFingerprint(sentPost)) },
+        {
+          networkPostId: 'np-1',
+          publishedAt: '2026-01-01T09:00:00.000Z',
+          fingerprint: expect.not.stringMatching(contentFingerprint(sentPost)),
+        },
       ],
       nextCursor: 'c2',
     });
@@ -206,9 +272,17 @@ describe('SandboxAdapter', () => {
     expect(seen[0]!.headers['authorization']).toBe('Bearer tok');
 
     handler = reply(200, { items: [{ networkPostId: 'np-3' }], nextCursor: null });
-    expect(await failure(adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z' }))).toMatchObject({ kind: 'TRANSIENT', operation: 'recentPosts' });
+    expect(
+      await failure(
+        adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z' }),
+      ),
+    ).toMatchObject({ kind: 'TRANSIENT', operation: 'recentPosts' });
     handler = errorReply(500, 'SERVER_ERROR');
-    expect(await failure(adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z' }))).toMatchObject({ kind: 'TRANSIENT' });
+    expect(
+      await failure(
+        adapter.recentPosts({ net: 'microblogNet', accountId: 'mb-own-1', accessToken: 'tok', since: '2026-01-01T00:00:00.000Z' }),
+      ),
+    ).toMatchObject({ kind: 'TRANSIENT' });
   });
 
   it('reports a publish that timed out after it was sent as UNKNOWN_OUTCOME', async () => {
@@ -249,7 +323,10 @@ describe('SandboxAdapter', () => {
   it('connects an own account by asking for a token, and lists the connectable accounts', async () => {
     const profile = { id: 'gn-own-1', name: 'Own', username: 'own', picture: 'p', kind: 'own', followers: 1 };
     handler = reply(201, { accessToken: 'sbx_tok', profile });
-    await expect(adapter.connectAccount({ net: 'generalNet', accountId: 'gn-own-1' })).resolves.toEqual({ accessToken: 'sbx_tok', profile });
+    await expect(adapter.connectAccount({ net: 'generalNet', accountId: 'gn-own-1' })).resolves.toEqual({
+      accessToken: 'sbx_tok',
+      profile,
+    });
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/sandbox/generalNet/accounts/gn-own-1/tokens' });
 
     handler = reply(200, { items: [profile] });
@@ -272,7 +349,9 @@ describe('SandboxAdapter', () => {
       days: [{ date: '2026-01-01', values: { 'gn-daily-page-fans': 10 } }],
       unavailable: [],
     });
-    expect(seen[0]!.url).toBe('/sandbox/generalNet/accounts/gn-own-1/metrics/daily?since=2026-01-01&until=2026-01-02&metrics=gn-daily-page-fans');
+    expect(seen[0]!.url).toBe(
+      '/sandbox/generalNet/accounts/gn-own-1/metrics/daily?since=2026-01-01&until=2026-01-02&metrics=gn-daily-page-fans',
+    );
     expect(seen[0]!.headers['authorization']).toBe('Bearer t');
   });
 

@@ -86,7 +86,10 @@ export class SandboxAdapter implements NetworkAdapter {
       ['items', 'nextCursor'],
     );
     if (!Array.isArray(body.items) || !body.items.every(isListedPost)) {
-      throw new NetworkError('TRANSIENT', `${input.net} listed posts in a shape we cannot read`, { net: input.net, operation: 'recentPosts' });
+      throw new NetworkError('TRANSIENT', `${input.net} listed posts in a shape we cannot read`, {
+        net: input.net,
+        operation: 'recentPosts',
+      });
     }
     return {
       items: body.items.map((p) => ({ networkPostId: p.networkPostId, publishedAt: p.publishedAt, fingerprint: fingerprintOfListed(p) })),
@@ -208,10 +211,15 @@ interface ListedPost {
 function isListedPost(p: unknown): p is ListedPost {
   const o = p as Partial<ListedPost> | null;
   return (
-    typeof o === 'object' && o !== null &&
-    typeof o.networkPostId === 'string' && typeof o.publishedAt === 'string' && typeof o.type === 'string' &&
-    Array.isArray(o.media) && o.media.every((m) => typeof m?.mimeType === 'string') &&
-    Array.isArray(o.links) && o.links.every((l) => typeof l?.link === 'string')
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.networkPostId === 'string' &&
+    typeof o.publishedAt === 'string' &&
+    typeof o.type === 'string' &&
+    Array.isArray(o.media) &&
+    o.media.every((m) => typeof m?.mimeType === 'string') &&
+    Array.isArray(o.links) &&
+    o.links.every((l) => typeof l?.link === 'string')
   );
 }
 

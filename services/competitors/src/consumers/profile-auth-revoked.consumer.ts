@@ -10,7 +10,8 @@ import { log } from '../logger';
  */
 export const profileAuthRevokedHandler = (profiles: ProfileRepository) => async (env: EventEnvelope<ProfileAuthRevoked>) => {
   const found = await profiles.setStatus(env.workspaceId ?? undefined, env.payload.profileId, 'ERROR', env.payload.reason);
-  if (found) log.warn('profile token refused by the network; statusLevel ERROR', { profileId: env.payload.profileId, net: env.payload.net });
+  if (found)
+    log.warn('profile token refused by the network; statusLevel ERROR', { profileId: env.payload.profileId, net: env.payload.net });
   else log.info('auth revocation for an unknown profile ignored', { profileId: env.payload.profileId });
 };
 

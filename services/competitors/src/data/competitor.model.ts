@@ -41,6 +41,5 @@ competitorSchema.index({ workspaceId: 1, profileId: 1 }, { unique: true });
 competitorSchema.index({ workspaceId: 1, slot: 1 }, { unique: true });
 competitorSchema.index({ workspaceId: 1, _id: 1 });
 
-export const competitorModel = (conn: Connection) =>
-  (conn.models['Competitor'] as ReturnType<typeof build> | undefined) ?? build(conn);
+export const competitorModel = (conn: Connection) => (conn.models['Competitor'] as ReturnType<typeof build> | undefined) ?? build(conn);
 const build = (conn: Connection) => conn.model<CompetitorDoc>('Competitor', competitorSchema);

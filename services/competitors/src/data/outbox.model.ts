@@ -44,6 +44,5 @@ const outboxSchema = new Schema<OutboxDoc>(
   { versionKey: false, collection: 'outbox' },
 );
 
-export const outboxModel = (conn: Connection) =>
-  (conn.models['Outbox'] as ReturnType<typeof build> | undefined) ?? build(conn);
+export const outboxModel = (conn: Connection) => (conn.models['Outbox'] as ReturnType<typeof build> | undefined) ?? build(conn);
 const build = (conn: Connection) => conn.model<OutboxDoc>('Outbox', outboxSchema);

@@ -40,6 +40,5 @@ profileSchema.index({ workspaceId: 1, net: 1, networkAccountId: 1 }, { unique: t
 // Lists are scoped by workspace and ordered by _id (creation order).
 profileSchema.index({ workspaceId: 1, _id: 1 });
 
-export const profileModel = (conn: Connection) =>
-  (conn.models['Profile'] as ReturnType<typeof build> | undefined) ?? build(conn);
+export const profileModel = (conn: Connection) => (conn.models['Profile'] as ReturnType<typeof build> | undefined) ?? build(conn);
 const build = (conn: Connection) => conn.model<ProfileDoc>('Profile', profileSchema);

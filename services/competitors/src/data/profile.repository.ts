@@ -84,7 +84,10 @@ export class ProfileRepository {
 
   async findMany(workspaceId: string, ids: string[]): Promise<Profile[]> {
     if (ids.length === 0) return [];
-    const docs = await this.model.find({ workspaceId, _id: { $in: ids } }, PUBLIC_FIELDS).sort({ _id: 1 }).lean<ProfileDoc[]>();
+    const docs = await this.model
+      .find({ workspaceId, _id: { $in: ids } }, PUBLIC_FIELDS)
+      .sort({ _id: 1 })
+      .lean<ProfileDoc[]>();
     return docs.map(toProfile);
   }
 

@@ -2,8 +2,7 @@ import { AppError } from '@social/errors';
 
 export const profileNotFound = () => new AppError('PROFILE_NOT_FOUND', 404, 'Profile was not found in this workspace.');
 
-export const competitorNotFound = () =>
-  new AppError('COMPETITOR_NOT_FOUND', 404, 'Competitor was not found in this workspace.');
+export const competitorNotFound = () => new AppError('COMPETITOR_NOT_FOUND', 404, 'Competitor was not found in this workspace.');
 
 export const planLimitReached = (plan: string, limit: number) =>
   new AppError(
@@ -13,9 +12,14 @@ export const planLimitReached = (plan: string, limit: number) =>
   );
 
 export const searchNotSupported = (netName: string) =>
-  new AppError('SEARCH_NOT_SUPPORTED', 400, `${netName} has no public profile search, so its profiles cannot be searched or added as competitors.`, {
-    details: [{ path: '/query/net', message: 'has no profile search' }],
-  });
+  new AppError(
+    'SEARCH_NOT_SUPPORTED',
+    400,
+    `${netName} has no public profile search, so its profiles cannot be searched or added as competitors.`,
+    {
+      details: [{ path: '/query/net', message: 'has no profile search' }],
+    },
+  );
 
 export const noConnectedProfile = (netName: string) =>
   new AppError(
@@ -52,7 +56,11 @@ export const searchFoundPersonal = (query: string, netName: string) =>
   );
 
 export const publicProfileNotFound = () =>
-  new AppError('PUBLIC_PROFILE_NOT_FOUND', 404, 'No public business or creator profile has this profileId; take the id from GET /search/profiles.');
+  new AppError(
+    'PUBLIC_PROFILE_NOT_FOUND',
+    404,
+    'No public business or creator profile has this profileId; take the id from GET /search/profiles.',
+  );
 
 export const accountNotConnectable = (accountId: string, reason: string) =>
   new AppError('ACCOUNT_NOT_CONNECTABLE', 400, `Account ${accountId} cannot be connected: ${reason}`, {
@@ -60,4 +68,4 @@ export const accountNotConnectable = (accountId: string, reason: string) =>
   });
 
 export const profileNotPublishReady = () =>
-  new AppError('PROFILE_AUTH_ERROR', 409, 'The network refuses this profile\'s access token; reconnect the profile.');
+  new AppError('PROFILE_AUTH_ERROR', 409, "The network refuses this profile's access token; reconnect the profile.");

@@ -22,7 +22,10 @@ export interface CompetitorsDeps {
 }
 
 /** The plan of the token; a workspace without one (or with a plan no longer configured) gets the default. */
-export function planOf(deps: Pick<CompetitorsDeps, 'plans' | 'defaultPlan'>, plan: string | undefined): { name: string; limits: PlanLimits } {
+export function planOf(
+  deps: Pick<CompetitorsDeps, 'plans' | 'defaultPlan'>,
+  plan: string | undefined,
+): { name: string; limits: PlanLimits } {
   const name = plan !== undefined && deps.plans[plan] ? plan : deps.defaultPlan;
   return { name, limits: deps.plans[name] ?? { competitors: 0 } };
 }
@@ -136,7 +139,11 @@ export async function removeCompetitor(
   log.info('competitor removed', { competitorId, profileId: c.profileId });
 }
 
-export async function getCompetitor(deps: Pick<CompetitorsDeps, 'competitors'>, workspaceId: string, competitorId: string): Promise<Competitor> {
+export async function getCompetitor(
+  deps: Pick<CompetitorsDeps, 'competitors'>,
+  workspaceId: string,
+  competitorId: string,
+): Promise<Competitor> {
   const c = await deps.competitors.findById(workspaceId, competitorId);
   if (!c) throw competitorNotFound();
   return c;

@@ -1,11 +1,5 @@
 import { AppError, validationError } from '@social/errors';
-import {
-  findNetwork,
-  isNetworkError,
-  PUBLISHING_NETWORK_CODES,
-  type NetworkAdapter,
-  type NetworkCode,
-} from '@social/networks';
+import { findNetwork, isNetworkError, PUBLISHING_NETWORK_CODES, type NetworkAdapter, type NetworkCode } from '@social/networks';
 import { isDuplicateKeyError } from '@social/mongo';
 import { newId } from '../data/ids';
 import type { ListFilter, Page } from '../data/list-filter';
@@ -71,7 +65,15 @@ export async function connectProfile(
   // a job whose profile never appeared). Collection only makes sense with an accepted token.
   const eventId =
     status.level === 'OK'
-      ? await deps.outbox.add({ kind: 'backfill', targetKind: 'profile', targetId: id, workspaceId, net, networkAccountId: input.networkAccountId, ...backfillWindow(deps.backfillDays) })
+      ? await deps.outbox.add({
+          kind: 'backfill',
+          targetKind: 'profile',
+          targetId: id,
+          workspaceId,
+          net,
+          networkAccountId: input.networkAccountId,
+          ...backfillWindow(deps.backfillDays),
+        })
       : undefined;
   try {
     const created = await deps.profiles.create(workspaceId, { id, net, networkAccountId: input.networkAccountId, ...fields });

@@ -72,7 +72,12 @@ export async function searchProfiles(deps: SearchDeps, workspaceId: string, inpu
   const byUsername = network.profileSearch === 'username';
   const items = found.items
     .filter((p) => p.kind !== 'personal')
-    .map((p) => ({ id: encodePublicProfileId({ net: input.net, accountId: p.id }), name: p.name, username: p.username, picture: p.picture }));
+    .map((p) => ({
+      id: encodePublicProfileId({ net: input.net, accountId: p.id }),
+      name: p.name,
+      username: p.username,
+      picture: p.picture,
+    }));
   if (items.length > 0) return { items };
 
   const problem = found.personalAccountMatch

@@ -90,35 +90,37 @@ export class OutboxRelay {
     if (!(await this.opts.outbox.claim(event, this.opts.leaseMs ?? 30_000))) return false;
     const context = { correlationId: event.correlationId ?? event._id, workspaceId: event.workspaceId };
     const attributes = { 'outbox.event.kind': event.kind, 'request.id': context.correlationId };
-    return runWithContext(context, () => inStoredTrace(event.traceparent, 'competitors outbox relay', attributes, async () => {
-      const fields = { eventId: event._id, kind: event.kind, target: event.targetKind, targetId: event.targetId };
-      try {
-        const exists = await this.opts.targetExists(event.targetKind, event.targetId);
-        // A job needs its target; a removal needs its target gone.
-        if (exists !== (event.kind === 'backfill')) {
-          if (Date.now() - event.createdAt.getTime() > (this.opts.settleMs ?? 30_000)) {
-            await this.opts.outbox.remove(event._id);
-            log.info('event dropped: the change it was recorded for did not happen', fields);
-          } else {
-            await this.opts.outbox.retryAt(event._id, new Date(Date.now() + NOT_SETTLED_RETRY_MS));
+    return runWithContext(context, () =>
+      inStoredTrace(event.traceparent, 'competitors outbox relay', attributes, async () => {
+        const fields = { eventId: event._id, kind: event.kind, target: event.targetKind, targetId: event.targetId };
+        try {
+          const exists = await this.opts.targetExists(event.targetKind, event.targetId);
+          // A job needs its target; a removal needs its target gone.
+          if (exists !== (event.kind === 'backfill')) {
+            if (Date.now() - event.createdAt.getTime() > (this.opts.settleMs ?? 30_000)) {
+              await this.opts.outbox.remove(event._id);
+              log.info('event dropped: the change it was recorded for did not happen', fields);
+            } else {
+              await this.opts.outbox.retryAt(event._id, new Date(Date.now() + NOT_SETTLED_RETRY_MS));
+            }
+            return false;
           }
+          await this.publish(event);
+        } catch (err) {
+          const attempts = event.attempts + 1;
+          const delayMs = Math.max(200, retryDelay(attempts, BACKOFF));
+          // When this write fails too, the lease runs out and the event is retried anyway.
+          await this.opts.outbox.retryAt(event._id, new Date(Date.now() + delayMs)).catch(() => undefined);
+          const more = { ...fields, attempts, retryInMs: delayMs, ...errorFields(err) };
+          if (attempts >= 10) log.error('event still not published; retrying', more);
+          else log.warn('event not published yet; retrying', more);
           return false;
         }
-        await this.publish(event);
-      } catch (err) {
-        const attempts = event.attempts + 1;
-        const delayMs = Math.max(200, retryDelay(attempts, BACKOFF));
-        // When this write fails too, the lease runs out and the event is retried anyway.
-        await this.opts.outbox.retryAt(event._id, new Date(Date.now() + delayMs)).catch(() => undefined);
-        const more = { ...fields, attempts, retryInMs: delayMs, ...errorFields(err) };
-        if (attempts >= 10) log.error('event still not published; retrying', more);
-        else log.warn('event not published yet; retrying', more);
-        return false;
-      }
-      await this.opts.outbox.remove(event._id);
-      log.info('event published', fields);
-      return true;
-    }));
+        await this.opts.outbox.remove(event._id);
+        log.info('event published', fields);
+        return true;
+      }),
+    );
   }
 
   private async publish(event: OutboxDoc): Promise<void> {

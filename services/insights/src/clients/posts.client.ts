@@ -3,7 +3,6 @@ import type { TokenSigner } from '@social/internal-auth';
 import type { PublishedPostsDirectory } from '../domain/ports';
 import { neighbourFailure } from '@social/grpc';
 
-
 export function grpcPublishedPosts(address: string, opts: { signer: TokenSigner; deadlineMs: number }): PublishedPostsDirectory {
   const client = createPostsClient(address, {
     signer: opts.signer,

@@ -4,7 +4,6 @@ import type { ProfileDirectory } from '../domain/ports';
 import { toAppError } from '@social/errors';
 import { neighbourFailure } from '@social/grpc';
 
-
 export function grpcProfileDirectory(address: string, opts: { signer: TokenSigner; deadlineMs: number }): ProfileDirectory {
   const client = createProfilesClient(address, {
     signer: opts.signer,

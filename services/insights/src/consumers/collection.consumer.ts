@@ -1,4 +1,10 @@
-import { collectionRequested, collectionTargetRemoved, competitorCollectedEvent, type CollectionRequested, type TargetRemoved } from '@social/contracts';
+import {
+  collectionRequested,
+  collectionTargetRemoved,
+  competitorCollectedEvent,
+  type CollectionRequested,
+  type TargetRemoved,
+} from '@social/contracts';
 import { noEvents, PermanentError, type EventEmitter, type EventEnvelope } from '@social/events';
 import type { Logger } from '@social/logger';
 import type { DailyInsightsRepository } from '../data/daily-insights.repository';
@@ -61,9 +67,17 @@ export function collectionConsumer(deps: CollectionConsumerDeps) {
       until,
     });
     if (outcome.status === 'collected' && target.kind === 'competitor') {
-      const payload = { competitorId: target.id, net: target.net, since: job.since, until: job.until, reason: job.reason, collectedAt: new Date().toISOString() };
+      const payload = {
+        competitorId: target.id,
+        net: target.net,
+        since: job.since,
+        until: job.until,
+        reason: job.reason,
+        collectedAt: new Date().toISOString(),
+      };
       (deps.events ?? noEvents).emit(competitorCollectedEvent, payload, ws);
     }
-    if (outcome.status === 'skipped') deps.log.info('collection skipped', { target: targetKey(target.kind, target.id), reason: job.reason, why: outcome.why });
+    if (outcome.status === 'skipped')
+      deps.log.info('collection skipped', { target: targetKey(target.kind, target.id), reason: job.reason, why: outcome.why });
   };
 }

@@ -37,11 +37,15 @@ export async function bulkReplace<D extends { _id: string; target: string }>(
   }
   await Promise.all(
     [...byModel].map(([model, list]) =>
-      fresh ? model.collection.insertMany(list as never[], { ordered: false }) : model.bulkWrite(
-        // Generic documents do not satisfy the driver's WithoutId<D> mapping; the shape is ours.
-        list.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })) as unknown as Parameters<mongoose.Model<D>['bulkWrite']>[0],
-        { ordered: false },
-      ),
+      fresh
+        ? model.collection.insertMany(list as never[], { ordered: false })
+        : model.bulkWrite(
+            // Generic documents do not satisfy the driver's WithoutId<D> mapping; the shape is ours.
+            list.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })) as unknown as Parameters<
+              mongoose.Model<D>['bulkWrite']
+            >[0],
+            { ordered: false },
+          ),
     ),
   );
 }

@@ -35,5 +35,8 @@ schema.index({ target: 1 });
 /** The model of one shard's collection (`daily_buckets_<nn>`, see bucket-shards.ts). */
 export function dailyBucketModel(conn: Connection, shard: number): mongoose.Model<DailyBucketDoc> {
   const name = `DailyBucket_${shardSuffix(shard)}`;
-  return (conn.models[name] as mongoose.Model<DailyBucketDoc> | undefined) ?? conn.model<DailyBucketDoc>(name, schema, `daily_buckets_${shardSuffix(shard)}`);
+  return (
+    (conn.models[name] as mongoose.Model<DailyBucketDoc> | undefined) ??
+    conn.model<DailyBucketDoc>(name, schema, `daily_buckets_${shardSuffix(shard)}`)
+  );
 }

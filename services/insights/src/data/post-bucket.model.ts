@@ -32,5 +32,8 @@ schema.index({ target: 1 });
 /** The model of one shard's collection (`post_buckets_<nn>`, see bucket-shards.ts). */
 export function postBucketModel(conn: Connection, shard: number): mongoose.Model<PostBucketDoc> {
   const name = `PostBucket_${shardSuffix(shard)}`;
-  return (conn.models[name] as mongoose.Model<PostBucketDoc> | undefined) ?? conn.model<PostBucketDoc>(name, schema, `post_buckets_${shardSuffix(shard)}`);
+  return (
+    (conn.models[name] as mongoose.Model<PostBucketDoc> | undefined) ??
+    conn.model<PostBucketDoc>(name, schema, `post_buckets_${shardSuffix(shard)}`)
+  );
 }

@@ -3,7 +3,16 @@ import { markPermanent, PermanentError } from '@social/events';
 import { errorFields, type Logger } from '@social/logger';
 import { getNetwork, isNetworkCode, isNetworkError, type NetworkAdapter, type NetworkCode } from '@social/networks';
 import { dayToIso, monthChunks, todayDay } from './dates';
-import { targetKey, type DailyInsightsStore, type Locks, type PostInsightsStore, type ProfileDirectory, type StoredPost, type TargetKind, type TargetStore } from './ports';
+import {
+  targetKey,
+  type DailyInsightsStore,
+  type Locks,
+  type PostInsightsStore,
+  type ProfileDirectory,
+  type StoredPost,
+  type TargetKind,
+  type TargetStore,
+} from './ports';
 import { requestableMetrics } from './metric-selection';
 import { withNetworkRetries, type RetryPolicy } from './network-retry';
 
@@ -76,7 +85,8 @@ export class CollectTarget {
           );
           await this.daily.putDays(job.ws, key, res.days);
           days += res.days.length;
-          if (chunks.length > 1) this.log.info('collection progress', { ...fields, months: `${i + 1}/${chunks.length}`, month: c.month, days });
+          if (chunks.length > 1)
+            this.log.info('collection progress', { ...fields, months: `${i + 1}/${chunks.length}`, month: c.month, days });
         }
       }
 
@@ -88,7 +98,14 @@ export class CollectTarget {
         for (const c of monthChunks(since, until)) posts += await this.collectPosts(job, key, read, metrics, c.since, c.until);
       }
       await this.targets.recordOutcome(job.kind, job.id, null);
-      this.log.info('collection done', { ...fields, since: dayToIso(job.since), until: dayToIso(until), days, posts, durationMs: Date.now() - started });
+      this.log.info('collection done', {
+        ...fields,
+        since: dayToIso(job.since),
+        until: dayToIso(until),
+        days,
+        posts,
+        durationMs: Date.now() - started,
+      });
       return { status: 'collected', days, posts };
     } catch (err) {
       await this.targets.recordOutcome(job.kind, job.id, (err as Error).message).catch(() => undefined);
@@ -96,7 +113,9 @@ export class CollectTarget {
       if (isNetworkError(err) && !err.retryable) throw markPermanent(err);
       throw err;
     } finally {
-      await this.locks.release(`target:${key}`, token).catch((err) => this.log.warn('could not release a target lock', { target: key, ...errorFields(err) }));
+      await this.locks
+        .release(`target:${key}`, token)
+        .catch((err) => this.log.warn('could not release a target lock', { target: key, ...errorFields(err) }));
     }
   }
 
@@ -122,7 +141,16 @@ export class CollectTarget {
         }),
       );
       for (const p of res.posts) {
-        collected.push({ id: p.id, type: p.type, format: p.format, caption: p.caption, url: p.url, picture: p.picture, publishedAt: p.publishedAt, v: p.values });
+        collected.push({
+          id: p.id,
+          type: p.type,
+          format: p.format,
+          caption: p.caption,
+          url: p.url,
+          picture: p.picture,
+          publishedAt: p.publishedAt,
+          v: p.values,
+        });
       }
       cursor = res.nextCursor ?? undefined;
     } while (cursor);

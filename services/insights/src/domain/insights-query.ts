@@ -42,14 +42,16 @@ export function parseInsightsQuery(query: Record<string, unknown>, opts: { posts
     problems.push({ path: '/query/since', message: `the range may span at most ${MAX_RANGE_DAYS} days` });
   }
   const rawMetrics = query['metrics'];
-  if (rawMetrics !== undefined && typeof rawMetrics !== 'string') problems.push({ path: '/query/metrics', message: 'must be given once, comma-separated' });
+  if (rawMetrics !== undefined && typeof rawMetrics !== 'string')
+    problems.push({ path: '/query/metrics', message: 'must be given once, comma-separated' });
   const metrics = csv(rawMetrics);
 
   let labelIds: string[] | undefined;
   let aggregate = false;
   if (opts.posts) {
     const rawLabels = query['labelIds'];
-    if (rawLabels !== undefined && typeof rawLabels !== 'string') problems.push({ path: '/query/labelIds', message: 'must be given once, comma-separated' });
+    if (rawLabels !== undefined && typeof rawLabels !== 'string')
+      problems.push({ path: '/query/labelIds', message: 'must be given once, comma-separated' });
     labelIds = csv(rawLabels);
     if (labelIds && rawLabels !== undefined && labelIds.length === 0) {
       problems.push({ path: '/query/labelIds', message: 'must name at least one label id' });

@@ -9,7 +9,14 @@ import {
   type NetworkCode,
   type NetworkInfo,
 } from '@social/networks';
-import { targetKey, type DailyInsightsStore, type PostInsightsStore, type ProfileDirectory, type PublishedPostsDirectory, type TargetKind } from './ports';
+import {
+  targetKey,
+  type DailyInsightsStore,
+  type PostInsightsStore,
+  type ProfileDirectory,
+  type PublishedPostsDirectory,
+  type TargetKind,
+} from './ports';
 import { DAY_MS } from './dates';
 import { competitorNotFound, insightsNotSupported, profileNotFound } from './insights.errors';
 import { parseInsightsQuery } from './insights-query';
@@ -97,7 +104,9 @@ export class ReadInsights {
   async postInsights(ws: string, kind: TargetKind, id: string, rawQuery: Record<string, unknown>): Promise<PostInsightsPage> {
     const q = parseInsightsQuery(rawQuery, { posts: true, now: this.now() });
     if (kind === 'competitor' && q.labelIds) {
-      throw validationError([{ path: '/query/labelIds', message: 'labels are on posts published through us: only own profiles can filter by them' }]);
+      throw validationError([
+        { path: '/query/labelIds', message: 'labels are on posts published through us: only own profiles can filter by them' },
+      ]);
     }
     const target = await this.resolve(ws, kind, id);
     if (!target.network.insights.posts) throw insightsNotSupported(target.network.name, 'post insights');

@@ -83,4 +83,5 @@ const mediaSchema = new Schema<MediaDoc>(
 mediaSchema.index({ workspaceId: 1, _id: 1 });
 mediaSchema.index({ unconfirmed: 1 });
 
-export const mediaModel = (conn: Connection) => (conn.models['Media'] as Model<MediaDoc> | undefined) ?? conn.model<MediaDoc>('Media', mediaSchema);
+export const mediaModel = (conn: Connection) =>
+  (conn.models['Media'] as Model<MediaDoc> | undefined) ?? conn.model<MediaDoc>('Media', mediaSchema);

@@ -36,9 +36,7 @@ export class MediaRepository {
    * so two racing writers cannot both win. Returns the updated document, or null.
    */
   async updateIf(id: string, expect: Partial<MediaDoc>, set: Partial<MediaDoc>): Promise<MediaDoc | null> {
-    return this.model
-      .findOneAndUpdate({ _id: id, ...expect }, { $set: { ...set, updatedAt: new Date() } }, { new: true })
-      .lean<MediaDoc>();
+    return this.model.findOneAndUpdate({ _id: id, ...expect }, { $set: { ...set, updatedAt: new Date() } }, { new: true }).lean<MediaDoc>();
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {

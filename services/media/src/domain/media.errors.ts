@@ -22,17 +22,21 @@ export const mediaInUse = (scheduled: number) =>
   new AppError('MEDIA_IN_USE', 409, `The media is used by ${scheduled} scheduled post(s); remove it from them or unschedule them first.`);
 
 export const unsupportedUploadType = (got: string | undefined, accepted: readonly string[]) =>
-  new AppError(ErrorCodes.UNSUPPORTED_MEDIA_TYPE, 415, `Content-Type ${got ?? '(none)'} is not accepted; send one of ${accepted.join(', ')}.`);
+  new AppError(
+    ErrorCodes.UNSUPPORTED_MEDIA_TYPE,
+    415,
+    `Content-Type ${got ?? '(none)'} is not accepted; send one of ${accepted.join(', ')}.`,
+  );
 
 export const uploadTooLarge = (limit: string) =>
   new AppError(ErrorCodes.PAYLOAD_TOO_LARGE, 413, `The file is larger than the upload limit of ${limit}.`);
 
 export const fileNotReady = () => new AppError(ErrorCodes.NOT_FOUND, 404, 'The file is not available (not uploaded yet or deleted).');
 
-export const providerFailed = (message: string) =>
-  new AppError('IMAGE_PROVIDER_FAILED', 502, `The image provider failed: ${message}`);
+export const providerFailed = (message: string) => new AppError('IMAGE_PROVIDER_FAILED', 502, `The image provider failed: ${message}`);
 
 export const badRequest = (details: ErrorDetail[], message?: string) =>
   new AppError(ErrorCodes.VALIDATION_FAILED, 400, message ?? 'The request is not valid.', { details });
 
-export const uploadInterrupted = () => new AppError('UPLOAD_INTERRUPTED', 400, 'The upload ended before the whole body arrived; send it again.');
+export const uploadInterrupted = () =>
+  new AppError('UPLOAD_INTERRUPTED', 400, 'The upload ended before the whole body arrived; send it again.');

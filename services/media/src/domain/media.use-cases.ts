@@ -66,7 +66,11 @@ export async function confirmUpload(deps: LibraryDeps, workspaceId: string, medi
     if (adopted !== media) return confirmUpload(deps, workspaceId, mediaId);
   }
   if (media.uploadState === 'PENDING') throw notUploaded();
-  const confirmed = await deps.repo.updateIf(mediaId, { uploadState: 'UPLOADED', fileId: media.fileId }, { uploadState: 'CONFIRMED', unconfirmed: false });
+  const confirmed = await deps.repo.updateIf(
+    mediaId,
+    { uploadState: 'UPLOADED', fileId: media.fileId },
+    { uploadState: 'CONFIRMED', unconfirmed: false },
+  );
   // A concurrent PUT or PATCH changed it under us: answer from what is there now.
   if (!confirmed) return confirmUpload(deps, workspaceId, mediaId);
   try {
@@ -113,12 +117,16 @@ export async function adoptDirectUpload(repo: MediaRepository, store: FileStore,
   if (!incomingId) return media;
   const stat = await store.stat(incomingId);
   if (!stat) return media;
-  const adopted = await repo.updateIf(media._id, { uploadState: media.uploadState, fileId: media.fileId, incomingId }, {
-    uploadState: 'UPLOADED',
-    fileId: incomingId,
-    incomingId: null,
-    uploadedContentType: stat.contentType.split(';')[0]!.trim().toLowerCase(),
-  });
+  const adopted = await repo.updateIf(
+    media._id,
+    { uploadState: media.uploadState, fileId: media.fileId, incomingId },
+    {
+      uploadState: 'UPLOADED',
+      fileId: incomingId,
+      incomingId: null,
+      uploadedContentType: stat.contentType.split(';')[0]!.trim().toLowerCase(),
+    },
+  );
   if (!adopted) return { ...media, incomingId: null };
   if (media.fileId) await removeFiles(store, { ...media, previewId: null, incomingId: null });
   return adopted;

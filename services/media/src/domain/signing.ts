@@ -35,5 +35,4 @@ export class UrlSigner {
 }
 
 export const uploadPath = (mediaId: string) => `/storage/uploads/${encodeURIComponent(mediaId)}`;
-export const filePath = (mediaId: string, variant: 'original' | 'preview') =>
-  `/storage/files/${encodeURIComponent(mediaId)}/${variant}`;
+export const filePath = (mediaId: string, variant: 'original' | 'preview') => `/storage/files/${encodeURIComponent(mediaId)}/${variant}`;

@@ -60,7 +60,8 @@ export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): 
   const media = await deps.repo.findById(upload.mediaId);
   if (!media) throw mediaNotFound();
   if (media.source !== 'UPLOAD' || media.uploadState === 'CONFIRMED') throw alreadyConfirmed();
-  if (upload.contentLength !== undefined && upload.contentLength > deps.maxUploadBytes) throw uploadTooLarge(formatBytes(deps.maxUploadBytes));
+  if (upload.contentLength !== undefined && upload.contentLength > deps.maxUploadBytes)
+    throw uploadTooLarge(formatBytes(deps.maxUploadBytes));
   if (deps.direct && upload.contentLength !== undefined) return redirectUpload(deps, deps.direct, media, upload);
   let stored;
   try {
@@ -87,7 +88,11 @@ export async function receiveUpload(deps: StorageDeps, upload: IncomingUpload): 
 
 async function redirectUpload(deps: StorageDeps, direct: DirectTransfer, media: MediaDoc, upload: IncomingUpload): Promise<Redirect> {
   const key = direct.newKey();
-  const updated = await deps.repo.updateIf(media._id, { uploadState: media.uploadState, fileId: media.fileId, incomingId: media.incomingId }, { incomingId: key });
+  const updated = await deps.repo.updateIf(
+    media._id,
+    { uploadState: media.uploadState, fileId: media.fileId, incomingId: media.incomingId },
+    { incomingId: key },
+  );
   if (!updated) {
     if (!(await deps.repo.findById(media._id))) throw mediaNotFound();
     throw alreadyConfirmed();
@@ -95,7 +100,11 @@ async function redirectUpload(deps: StorageDeps, direct: DirectTransfer, media: 
   // An earlier direct upload is replaced (as a second PUT replaces the first).
   if (media.incomingId) await removeFiles(deps.store, { ...media, fileId: null, previewId: null });
   // The type as the client sent it: the store compares the signed header with the one it receives.
-  const redirect = await direct.presignPut(key, { contentType: upload.contentType!, contentLength: upload.contentLength! }, remainingSeconds(upload.query));
+  const redirect = await direct.presignPut(
+    key,
+    { contentType: upload.contentType!, contentLength: upload.contentLength! },
+    remainingSeconds(upload.query),
+  );
   return { redirect };
 }
 
@@ -131,9 +140,11 @@ export async function openFile(
   if (!stat) throw fileNotReady();
   const fileId = stat.id;
   const contentType =
-    fileId === media.previewId ? 'image/jpeg'
-    : fileId === media.incomingId ? stat.contentType
-    : (media.mimeType ?? media.uploadedContentType ?? stat.contentType);
+    fileId === media.previewId
+      ? 'image/jpeg'
+      : fileId === media.incomingId
+        ? stat.contentType
+        : (media.mimeType ?? media.uploadedContentType ?? stat.contentType);
   if (deps.direct && !stat.legacy) {
     return { redirect: await deps.direct.presignGet(fileId, { contentType, cacheControl: FILE_CACHE_CONTROL }, remainingSeconds(query)) };
   }

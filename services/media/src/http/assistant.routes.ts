@@ -8,14 +8,17 @@ const validateGenerate = validator<GenerateImageInput>(generateImageSchema);
 
 export function assistantRoutes(deps: GenerationDeps): Router {
   const r = Router();
-  r.post('/assistant/generate-image', asyncHandler(async (req, res) => {
-    const input = validateGenerate(req.body);
-    // Together or not at all: one side alone cannot override a ratio's size.
-    if ((input.targetWidth === undefined) !== (input.targetHeight === undefined)) {
-      const missing = input.targetWidth === undefined ? 'targetWidth' : 'targetHeight';
-      throw badRequest([{ path: `/${missing}`, message: 'is required when the other target dimension is given' }]);
-    }
-    res.status(201).json(await generateImage(deps, workspaceOf(req), input));
-  }));
+  r.post(
+    '/assistant/generate-image',
+    asyncHandler(async (req, res) => {
+      const input = validateGenerate(req.body);
+      // Together or not at all: one side alone cannot override a ratio's size.
+      if ((input.targetWidth === undefined) !== (input.targetHeight === undefined)) {
+        const missing = input.targetWidth === undefined ? 'targetWidth' : 'targetHeight';
+        throw badRequest([{ path: `/${missing}`, message: 'is required when the other target dimension is given' }]);
+      }
+      res.status(201).json(await generateImage(deps, workspaceOf(req), input));
+    }),
+  );
   return r;
 }

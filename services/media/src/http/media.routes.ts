@@ -18,25 +18,40 @@ const validateImport = validator<ImportInput>(fromUrlSchema);
 
 export function mediaRoutes(deps: LibraryDeps, maxUploadBytes: number): Router {
   const r = Router();
-  r.post('/media', asyncHandler(async (req, res) => {
-    const input = validateCreate(req.body);
-    if (input.fileSize !== undefined && input.fileSize > maxUploadBytes) {
-      throw badRequest([{ path: '/fileSize', message: `must be at most ${maxUploadBytes} (the upload limit)` }]);
-    }
-    res.status(201).json(await createUpload(deps, workspaceOf(req), input));
-  }));
-  r.post('/media/from-url', asyncHandler(async (req, res) => {
-    res.status(201).json(await importFromUrl(deps, workspaceOf(req), validateImport(req.body)));
-  }));
-  r.get('/media/:mediaId', asyncHandler(async (req, res) => {
-    res.json(await getMedia(deps, workspaceOf(req), req.params['mediaId']!));
-  }));
-  r.patch('/media/:mediaId', asyncHandler(async (req, res) => {
-    res.json(await confirmUpload(deps, workspaceOf(req), req.params['mediaId']!));
-  }));
-  r.delete('/media/:mediaId', asyncHandler(async (req, res) => {
-    await deleteMedia(deps, workspaceOf(req), req.params['mediaId']!);
-    res.json({ success: true });
-  }));
+  r.post(
+    '/media',
+    asyncHandler(async (req, res) => {
+      const input = validateCreate(req.body);
+      if (input.fileSize !== undefined && input.fileSize > maxUploadBytes) {
+        throw badRequest([{ path: '/fileSize', message: `must be at most ${maxUploadBytes} (the upload limit)` }]);
+      }
+      res.status(201).json(await createUpload(deps, workspaceOf(req), input));
+    }),
+  );
+  r.post(
+    '/media/from-url',
+    asyncHandler(async (req, res) => {
+      res.status(201).json(await importFromUrl(deps, workspaceOf(req), validateImport(req.body)));
+    }),
+  );
+  r.get(
+    '/media/:mediaId',
+    asyncHandler(async (req, res) => {
+      res.json(await getMedia(deps, workspaceOf(req), req.params['mediaId']!));
+    }),
+  );
+  r.patch(
+    '/media/:mediaId',
+    asyncHandler(async (req, res) => {
+      res.json(await confirmUpload(deps, workspaceOf(req), req.params['mediaId']!));
+    }),
+  );
+  r.delete(
+    '/media/:mediaId',
+    asyncHandler(async (req, res) => {
+      await deleteMedia(deps, workspaceOf(req), req.params['mediaId']!);
+      res.json({ success: true });
+    }),
+  );
   return r;
 }

@@ -23,7 +23,11 @@ const FIELDS = ['fileId', 'previewId'] as const;
  * the GridFS copy removed. Safe to run while the service runs with GRIDFS_FALLBACK=true (a file is
  * readable from one store or the other at every moment) and safe to run again.
  */
-export async function migrateGridFsFiles(db: Db, target: FileStore, opts: { keepGridFs?: boolean; dryRun?: boolean } = {}): Promise<MigrationReport> {
+export async function migrateGridFsFiles(
+  db: Db,
+  target: FileStore,
+  opts: { keepGridFs?: boolean; dryRun?: boolean } = {},
+): Promise<MigrationReport> {
   const gridfs = new GridFsFileStore(db);
   const media = db.collection<{ _id: string; fileId?: string | null; previewId?: string | null }>('media');
   const report: MigrationReport = { migrated: 0, skipped: 0, missing: 0, raced: 0, orphans: [] };

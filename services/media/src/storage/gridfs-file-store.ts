@@ -81,7 +81,8 @@ export class GridFsFileStore implements FileStore {
         if (doc.n !== n) throw new Error(`stored file ${id} is damaged: chunk ${n} is missing (found ${doc.n})`);
         const data = doc.data.buffer;
         const expected = Math.min(chunkSize, size - n * chunkSize);
-        if (data.length !== expected) throw new Error(`stored file ${id} is damaged: chunk ${n} has ${data.length} bytes, expected ${expected}`);
+        if (data.length !== expected)
+          throw new Error(`stored file ${id} is damaged: chunk ${n} has ${data.length} bytes, expected ${expected}`);
         const from = n === first ? start - n * chunkSize : 0;
         const to = n === last ? end - n * chunkSize : data.length;
         yield Buffer.from(data.buffer, data.byteOffset + from, to - from);
@@ -94,9 +95,16 @@ export class GridFsFileStore implements FileStore {
   }
 
   async stat(id: string): Promise<StoredFile | null> {
-    const [file] = await this.bucket.find({ _id: id as never }).limit(1).toArray();
+    const [file] = await this.bucket
+      .find({ _id: id as never })
+      .limit(1)
+      .toArray();
     if (!file) return null;
-    return { id, size: file.length, contentType: String((file.metadata as { contentType?: string })?.contentType ?? 'application/octet-stream') };
+    return {
+      id,
+      size: file.length,
+      contentType: String((file.metadata as { contentType?: string })?.contentType ?? 'application/octet-stream'),
+    };
   }
 
   async delete(id: string): Promise<void> {

@@ -148,7 +148,12 @@ export class S3FileStore implements FileStore, DirectTransfer {
     checkFileKey(id);
     return getSignedUrl(
       this.signingClient,
-      new GetObjectCommand({ Bucket: this.opts.bucket, Key: id, ResponseContentType: response.contentType, ResponseCacheControl: response.cacheControl }),
+      new GetObjectCommand({
+        Bucket: this.opts.bucket,
+        Key: id,
+        ResponseContentType: response.contentType,
+        ResponseCacheControl: response.cacheControl,
+      }),
       { expiresIn: expiresInSeconds },
     );
   }

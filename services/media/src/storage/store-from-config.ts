@@ -23,7 +23,11 @@ type StoreConfig = Pick<
 /** The configured store alone (MEDIA_STORE), without the GridFS fallback. */
 export function primaryStore(cfg: StoreConfig): FileStore {
   if (cfg.mediaStore === 's3') {
-    for (const [name, value] of [['S3_ACCESS_KEY_ID', cfg.s3AccessKeyId], ['S3_SECRET_ACCESS_KEY', cfg.s3SecretAccessKey], ['S3_BUCKET', cfg.s3Bucket]]) {
+    for (const [name, value] of [
+      ['S3_ACCESS_KEY_ID', cfg.s3AccessKeyId],
+      ['S3_SECRET_ACCESS_KEY', cfg.s3SecretAccessKey],
+      ['S3_BUCKET', cfg.s3Bucket],
+    ]) {
       if (!value) throw new Error(`${name} is required when MEDIA_STORE=s3`);
     }
     return new S3FileStore({

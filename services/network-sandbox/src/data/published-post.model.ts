@@ -57,10 +57,7 @@ const media = new mongoose.Schema<PublishedMedia>(
   { mimeType: String, url: String, sha256: String, sizeBytes: Number, durationSec: Number, width: Number, height: Number },
   { _id: false },
 );
-const link = new mongoose.Schema<PublishedLink>(
-  { link: String, title: String, description: String, imageUrl: String },
-  { _id: false },
-);
+const link = new mongoose.Schema<PublishedLink>({ link: String, title: String, description: String, imageUrl: String }, { _id: false });
 
 const schema = new mongoose.Schema<PublishedPostDoc>(
   {

@@ -67,13 +67,22 @@ export class PublishedPostRepository {
    * `limit`: a page costs the posts of the hours it touches, not the account's whole history. A
    * range of more hours than that is worth walking is read in one query instead.
    */
-  async listRecent(net: string, accountId: string, q: { sinceMs: number; untilMs: number; before?: ListingPosition; limit: number }): Promise<ListedPostDoc[]> {
+  async listRecent(
+    net: string,
+    accountId: string,
+    q: { sinceMs: number; untilMs: number; before?: ListingPosition; limit: number },
+  ): Promise<ListedPostDoc[]> {
     const upToMs = Math.min(q.untilMs, q.before?.publishedAtMs ?? Number.POSITIVE_INFINITY);
     if (upToMs < q.sinceMs) return [];
     const newest = hourOf(upToMs);
     const oldest = hourOf(q.sinceMs);
     const page = (publishedHour: unknown, limit: number) => {
-      const filter: Record<string, unknown> = { net, accountId, publishedHour, publishedAt: { $gte: new Date(q.sinceMs), $lte: new Date(upToMs) } };
+      const filter: Record<string, unknown> = {
+        net,
+        accountId,
+        publishedHour,
+        publishedAt: { $gte: new Date(q.sinceMs), $lte: new Date(upToMs) },
+      };
       if (q.before) filter['$or'] = [{ publishedAt: { $lt: new Date(q.before.publishedAtMs) } }, { _id: { $lt: q.before.id } }];
       return this.model.find(filter, LISTED).sort({ publishedAt: -1, _id: -1 }).limit(limit).lean<ListedPostDoc[]>();
     };

@@ -34,7 +34,10 @@ export interface DayRange {
 export const MAX_RANGE_DAYS = 731;
 
 /** Problems with since/until as `details` entries; empty when the range is usable. */
-export function checkRange(since: string | undefined, until: string | undefined): { range?: DayRange; problems: { path: string; message: string }[] } {
+export function checkRange(
+  since: string | undefined,
+  until: string | undefined,
+): { range?: DayRange; problems: { path: string; message: string }[] } {
   const problems: { path: string; message: string }[] = [];
   const s = since === undefined ? undefined : parseDay(since);
   const u = until === undefined ? undefined : parseDay(until);
@@ -42,7 +45,8 @@ export function checkRange(since: string | undefined, until: string | undefined)
   if (u === undefined) problems.push({ path: '/query/until', message: 'must be a date in the form YYYY-MM-DD' });
   if (s !== undefined && u !== undefined) {
     if (s > u) problems.push({ path: '/query/since', message: 'must not be after until' });
-    else if (u - s + 1 > MAX_RANGE_DAYS) problems.push({ path: '/query/until', message: `the range may span at most ${MAX_RANGE_DAYS} days` });
+    else if (u - s + 1 > MAX_RANGE_DAYS)
+      problems.push({ path: '/query/until', message: `the range may span at most ${MAX_RANGE_DAYS} days` });
   }
   return problems.length > 0 ? { problems } : { range: { since: s!, until: u! }, problems };
 }

@@ -42,7 +42,9 @@ describe('FailureInjector', () => {
   it('turns rules into the errors networks send', () => {
     const f = new FailureInjector();
     f.add({ kind: 'rate_limit', retryAfterSeconds: 12, count: 1 });
-    expect(() => raiseInjected(f.take(scope), 'before')).toThrow(expect.objectContaining({ status: 429, headers: { 'Retry-After': '12' } }));
+    expect(() => raiseInjected(f.take(scope), 'before')).toThrow(
+      expect.objectContaining({ status: 429, headers: { 'Retry-After': '12' } }),
+    );
     f.add({ kind: 'server_error', status: 503, count: 1 });
     expect(() => raiseInjected(f.take(scope), 'before')).toThrow(expect.objectContaining({ status: 503 }));
     f.add({ kind: 'revoked_token', count: 1 });
@@ -76,7 +78,9 @@ describe('FailureInjector', () => {
 
   it('refuses rules that cannot happen: 503 after the work, slow before it, a refusal after it', () => {
     expect(ruleProblems({ kind: 'server_error', status: 500, phase: 'after' })).toEqual([]);
-    expect(ruleProblems({ kind: 'server_error', status: 503, phase: 'after' })).toEqual([{ path: '/body/status', message: expect.stringContaining('did not act') }]);
+    expect(ruleProblems({ kind: 'server_error', status: 503, phase: 'after' })).toEqual([
+      { path: '/body/status', message: expect.stringContaining('did not act') },
+    ]);
     expect(ruleProblems({ kind: 'slow', phase: 'before' })).toEqual([{ path: '/body/phase', message: expect.any(String) }]);
     expect(ruleProblems({ kind: 'rate_limit', phase: 'after' })).toEqual([{ path: '/body/phase', message: expect.any(String) }]);
     expect(ruleProblems({ kind: 'slow', phase: 'after' })).toEqual([]);

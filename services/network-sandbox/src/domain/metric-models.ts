@@ -17,8 +17,7 @@ export type DailyModel =
   | { kind: 'level'; base: number; spread: number; decimals?: number };
 
 export type PostModel =
-  | { kind: 'activity'; perAudience: number; videoOnly?: boolean }
-  | { kind: 'level'; base: number; spread: number; videoOnly?: boolean };
+  { kind: 'activity'; perAudience: number; videoOnly?: boolean } | { kind: 'level'; base: number; spread: number; videoOnly?: boolean };
 
 // By metric name (the part after the prefix): the same name means the same thing on every network.
 const DAILY: Record<string, DailyModel> = {

@@ -1,11 +1,5 @@
 import { validationError } from '@social/errors';
-import {
-  getMetric,
-  type MetricDefinition,
-  type MetricScope,
-  type NetworkCode,
-  type UnavailableMetric,
-} from '@social/networks';
+import { getMetric, type MetricDefinition, type MetricScope, type NetworkCode, type UnavailableMetric } from '@social/networks';
 
 export interface MetricSelection {
   served: MetricDefinition[];
@@ -17,12 +11,7 @@ export interface MetricSelection {
  * way real networks answer partial requests. Codes that are not metrics of this network and scope
  * are a bad request.
  */
-export function selectMetrics(
-  net: NetworkCode,
-  scope: MetricScope,
-  codes: string[],
-  reader: 'own' | 'public',
-): MetricSelection {
+export function selectMetrics(net: NetworkCode, scope: MetricScope, codes: string[], reader: 'own' | 'public'): MetricSelection {
   if (codes.length === 0) throw validationError([{ path: '/query/metrics', message: 'name at least one metric' }]);
   const unknown = codes.filter((c) => {
     const m = getMetric(c);

@@ -5,7 +5,11 @@ import { dailyModelOf, postModelOf } from './metric-models';
 import { dailyValue, lifetimeShare, postValue } from './metric-values';
 
 const seed = 'unit-seed';
-const acct = (id: string, kind: 'own' | 'business' | 'creator' | 'personal' = 'own') => ({ seed, accountId: id, stats: statsOf(seed, id, kind) });
+const acct = (id: string, kind: 'own' | 'business' | 'creator' | 'personal' = 'own') => ({
+  seed,
+  accountId: id,
+  stats: statsOf(seed, id, kind),
+});
 const day = (iso: string) => parseDay(iso)!;
 const m = (code: string) => getMetric(code)!;
 

@@ -28,7 +28,8 @@ describe('post history', () => {
   it('has only videos on videoNet and none on adNet', () => {
     const d = parseDay('2026-03-03')!;
     for (let i = 0; i < 60; i++) {
-      for (const p of historyPostsOfDay('s', 'videoNet', 'vd-biz-1', statsOf('s', 'vd-biz-1', 'business'), d + i)) expect(p.format).toBe('VIDEO');
+      for (const p of historyPostsOfDay('s', 'videoNet', 'vd-biz-1', statsOf('s', 'vd-biz-1', 'business'), d + i))
+        expect(p.format).toBe('VIDEO');
     }
     expect(historyPostsOfDay('s', 'adNet', 'ad-own-1', statsOf('s', 'ad-own-1', 'own'), d)).toEqual([]);
   });

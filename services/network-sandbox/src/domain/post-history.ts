@@ -16,15 +16,58 @@ type Mix = readonly [NetworkPostType, NetworkPostFormat, number][];
 
 // What each kind of network carries, with weights.
 const MIX: Record<NetworkCode, Mix> = {
-  generalNet: [['FEED', 'IMAGE', 35], ['FEED', 'TEXT', 15], ['FEED', 'VIDEO', 15], ['FEED', 'CAROUSEL', 10], ['REEL', 'VIDEO', 10], ['TEMP', 'IMAGE', 10], ['ADS', 'IMAGE', 5]],
-  photoNet: [['FEED', 'IMAGE', 40], ['FEED', 'CAROUSEL', 20], ['REEL', 'VIDEO', 25], ['TEMP', 'IMAGE', 10], ['TEMP', 'VIDEO', 5]],
-  photoNetV2: [['FEED', 'IMAGE', 40], ['FEED', 'CAROUSEL', 20], ['REEL', 'VIDEO', 25], ['TEMP', 'IMAGE', 10], ['TEMP', 'VIDEO', 5]],
-  professionalNet: [['FEED', 'TEXT', 30], ['FEED', 'IMAGE', 35], ['FEED', 'VIDEO', 15], ['FEED', 'CAROUSEL', 20]],
-  shortVideoNet: [['REEL', 'VIDEO', 85], ['FEED', 'CAROUSEL', 15]],
-  conversationNet: [['FEED', 'TEXT', 60], ['FEED', 'IMAGE', 30], ['FEED', 'CAROUSEL', 5], ['FEED', 'VIDEO', 5]],
-  listingNet: [['FEED', 'TEXT', 40], ['FEED', 'IMAGE', 60]],
-  videoNet: [['FEED', 'VIDEO', 70], ['REEL', 'VIDEO', 30]],
-  microblogNet: [['FEED', 'TEXT', 70], ['FEED', 'IMAGE', 25], ['FEED', 'VIDEO', 5]],
+  generalNet: [
+    ['FEED', 'IMAGE', 35],
+    ['FEED', 'TEXT', 15],
+    ['FEED', 'VIDEO', 15],
+    ['FEED', 'CAROUSEL', 10],
+    ['REEL', 'VIDEO', 10],
+    ['TEMP', 'IMAGE', 10],
+    ['ADS', 'IMAGE', 5],
+  ],
+  photoNet: [
+    ['FEED', 'IMAGE', 40],
+    ['FEED', 'CAROUSEL', 20],
+    ['REEL', 'VIDEO', 25],
+    ['TEMP', 'IMAGE', 10],
+    ['TEMP', 'VIDEO', 5],
+  ],
+  photoNetV2: [
+    ['FEED', 'IMAGE', 40],
+    ['FEED', 'CAROUSEL', 20],
+    ['REEL', 'VIDEO', 25],
+    ['TEMP', 'IMAGE', 10],
+    ['TEMP', 'VIDEO', 5],
+  ],
+  professionalNet: [
+    ['FEED', 'TEXT', 30],
+    ['FEED', 'IMAGE', 35],
+    ['FEED', 'VIDEO', 15],
+    ['FEED', 'CAROUSEL', 20],
+  ],
+  shortVideoNet: [
+    ['REEL', 'VIDEO', 85],
+    ['FEED', 'CAROUSEL', 15],
+  ],
+  conversationNet: [
+    ['FEED', 'TEXT', 60],
+    ['FEED', 'IMAGE', 30],
+    ['FEED', 'CAROUSEL', 5],
+    ['FEED', 'VIDEO', 5],
+  ],
+  listingNet: [
+    ['FEED', 'TEXT', 40],
+    ['FEED', 'IMAGE', 60],
+  ],
+  videoNet: [
+    ['FEED', 'VIDEO', 70],
+    ['REEL', 'VIDEO', 30],
+  ],
+  microblogNet: [
+    ['FEED', 'TEXT', 70],
+    ['FEED', 'IMAGE', 25],
+    ['FEED', 'VIDEO', 5],
+  ],
   adNet: [],
 };
 
@@ -66,13 +109,7 @@ function pickWeighted(mix: Mix, ...parts: (string | number)[]): [NetworkPostType
 }
 
 /** Posts of one day, earliest first: 0, 1 or 2 depending on the account's cadence. */
-export function historyPostsOfDay(
-  seed: string,
-  net: NetworkCode,
-  accountId: string,
-  stats: AccountStats,
-  day: DayNumber,
-): HistoryPost[] {
+export function historyPostsOfDay(seed: string, net: NetworkCode, accountId: string, stats: AccountStats, day: DayNumber): HistoryPost[] {
   const mix = MIX[net];
   if (mix.length === 0 || day < stats.createdDay) return [];
   const count = Math.floor(stats.postsPerWeek / 7 + unit(seed, accountId, 'posts', day));

@@ -56,7 +56,8 @@ export async function listRecentPosts(ctx: SandboxContext, q: RecentPostsQuery):
   const sinceMs = q.since !== undefined && ISO_DATE_TIME.test(q.since) ? Date.parse(q.since) : Number.NaN;
   if (Number.isNaN(sinceMs)) problems.push({ path: '/query/since', message: 'must be an ISO date-time, e.g. 2026-01-01T00:00:00Z' });
   const limit = q.limit === undefined ? DEFAULT_RECENT_LIMIT : /^\d{1,3}$/.test(q.limit) ? Number(q.limit) : 0;
-  if (limit < 1 || limit > MAX_RECENT_LIMIT) problems.push({ path: '/query/limit', message: `must be an integer from 1 to ${MAX_RECENT_LIMIT}` });
+  if (limit < 1 || limit > MAX_RECENT_LIMIT)
+    problems.push({ path: '/query/limit', message: `must be an integer from 1 to ${MAX_RECENT_LIMIT}` });
   const before = decodeCursor(q.cursor);
   if (before === null) problems.push({ path: '/query/cursor', message: 'is not a cursor of this API' });
   if (problems.length > 0) throw validationError(problems);
@@ -66,7 +67,12 @@ export async function listRecentPosts(ctx: SandboxContext, q: RecentPostsQuery):
     // One more than a page from each source tells whether another page follows. Nothing exists
     // after the sandbox's now (posts made while its clock was shifted forward wait for it).
     const now = ctx.now();
-    const stored = await ctx.posts.listRecent(account.net, account.id, { sinceMs, untilMs: now, before: before ?? undefined, limit: limit + 1 });
+    const stored = await ctx.posts.listRecent(account.net, account.id, {
+      sinceMs,
+      untilMs: now,
+      before: before ?? undefined,
+      limit: limit + 1,
+    });
     const upToMs = Math.min(now, before?.publishedAtMs ?? Number.POSITIVE_INFINITY);
     const entries = [...stored.map(fromStored), ...historyBetween(ctx, account, sinceMs, upToMs, before ?? undefined)];
     entries.sort((a, b) => b.publishedAtMs - a.publishedAtMs || (a.post.networkPostId < b.post.networkPostId ? 1 : -1));
@@ -95,7 +101,13 @@ function fromStored(d: ListedPostDoc): Entry {
 }
 
 /** The generated history in [sinceMs, upToMs], after `before`; ads are not posts of the feed. */
-function historyBetween(ctx: SandboxContext, account: Account, sinceMs: number, upToMs: number, before: ListingPosition | undefined): Entry[] {
+function historyBetween(
+  ctx: SandboxContext,
+  account: Account,
+  sinceMs: number,
+  upToMs: number,
+  before: ListingPosition | undefined,
+): Entry[] {
   const out: Entry[] = [];
   const storyCaptions = getNetwork(account.net).publishing?.storyCaptions ?? false;
   for (let day = Math.max(dayOfMs(sinceMs), account.stats.createdDay); day <= dayOfMs(upToMs); day++) {
@@ -111,7 +123,13 @@ function historyBetween(ctx: SandboxContext, account: Account, sinceMs: number, 
 function listedHistory(h: HistoryPost, storyCaptions: boolean): ListedPost {
   const type: PostType = h.type === 'TEMP' ? 'STORY' : h.type === 'REEL' ? 'REEL' : h.format === 'TEXT' ? 'STATUS' : 'MEDIA';
   const media =
-    h.format === 'TEXT' ? [] : h.format === 'VIDEO' ? [{ mimeType: 'video/mp4' }] : h.format === 'CAROUSEL' ? Array.from({ length: 3 }, () => ({ mimeType: 'image/jpeg' })) : [{ mimeType: 'image/jpeg' }];
+    h.format === 'TEXT'
+      ? []
+      : h.format === 'VIDEO'
+        ? [{ mimeType: 'video/mp4' }]
+        : h.format === 'CAROUSEL'
+          ? Array.from({ length: 3 }, () => ({ mimeType: 'image/jpeg' }))
+          : [{ mimeType: 'image/jpeg' }];
   return {
     networkPostId: h.id,
     publishedAt: new Date(h.publishedAtMs).toISOString(),

@@ -3,11 +3,9 @@ import { AppError, type ErrorDetail } from '@social/errors';
 // The sandbox answers in the project's error body ({error: {code, message, details}}), with the
 // status codes real networks use, so the adapter's classification is exercised as in production.
 
-export const accountNotFound = (net: string, id: string) =>
-  new AppError('ACCOUNT_NOT_FOUND', 404, `No ${net} account ${id}.`);
+export const accountNotFound = (net: string, id: string) => new AppError('ACCOUNT_NOT_FOUND', 404, `No ${net} account ${id}.`);
 
-export const profileNotFound = (net: string, id: string) =>
-  new AppError('PROFILE_NOT_FOUND', 404, `No public ${net} profile ${id}.`);
+export const profileNotFound = (net: string, id: string) => new AppError('PROFILE_NOT_FOUND', 404, `No public ${net} profile ${id}.`);
 
 export const postNotFound = (key: string) =>
   new AppError('POST_NOT_FOUND', 404, `No post was published with idempotency key ${key} within the key window.`);
@@ -16,8 +14,7 @@ export const networkNotFound = (net: string) => new AppError('NETWORK_NOT_FOUND'
 
 export const notSupported = (what: string) => new AppError('NOT_SUPPORTED', 400, `${what} is not supported.`);
 
-export const tokenMissing = () =>
-  new AppError('TOKEN_MISSING', 401, 'Send the access token as "Authorization: Bearer <token>".');
+export const tokenMissing = () => new AppError('TOKEN_MISSING', 401, 'Send the access token as "Authorization: Bearer <token>".');
 
 export const tokenInvalid = () => new AppError('TOKEN_INVALID', 401, 'The access token is not valid for this account.');
 
@@ -31,11 +28,7 @@ export const contentRejected = (details: ErrorDetail[], message = 'The network r
   new AppError('CONTENT_REJECTED', 422, message, { details });
 
 export const idempotencyKeyReused = (key: string) =>
-  new AppError(
-    'IDEMPOTENCY_KEY_REUSED',
-    409,
-    `Idempotency key ${key} was already used for a post with different content.`,
-  );
+  new AppError('IDEMPOTENCY_KEY_REUSED', 409, `Idempotency key ${key} was already used for a post with different content.`);
 
 /** A failure switched on through the admin API: answered without error logs, it is expected. */
 export class InjectedFailure extends AppError {}

@@ -12,13 +12,7 @@ export interface SeedAccount {
 // tests. Names are chosen so that name search has overlaps (e.g. "coffee" matches a business, a
 // creator and a personal account) and personal accounts can be told apart.
 const OWN = ['Acme Studio', 'Brightside Media', 'Cobalt Agency'];
-const BUSINESS = [
-  'Northwind Coffee Roasters',
-  'Harbor Lane Bakery',
-  'Summit Outdoor Gear',
-  'Lumen Design Studio',
-  'Pixel Forge Games',
-];
+const BUSINESS = ['Northwind Coffee Roasters', 'Harbor Lane Bakery', 'Summit Outdoor Gear', 'Lumen Design Studio', 'Pixel Forge Games'];
 const CREATORS = ['Coffee With Leo', 'Maya Chen Travels', 'Fit With Sam'];
 const PERSONAL = ['Ana Coffee', 'Tom Rivers', 'Priya Nair'];
 const LISTINGS = ['Northwind Coffee Roasters', 'Harbor Lane Bakery', 'Green Leaf Dental', 'City Bikes Repair'];
@@ -28,7 +22,11 @@ const KIND_TAG: Record<ProfileKind, string> = { own: 'own', business: 'biz', cre
 
 /** `Northwind Coffee Roasters` → `northwind.coffee.roasters` (photo-style) or `northwindcoffeeroasters`. */
 export function usernameOf(name: string, dotted: boolean): string {
-  const words = name.toLowerCase().replace(/[^a-z0-9 ]/g, '').split(' ').filter(Boolean);
+  const words = name
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]/g, '')
+    .split(' ')
+    .filter(Boolean);
   return words.join(dotted ? '.' : '');
 }
 
@@ -51,10 +49,20 @@ const SMALL: readonly NetworkCode[] = ['professionalNet', 'shortVideoNet', 'conv
 export function seedAccounts(): SeedAccount[] {
   const out: SeedAccount[] = [];
   for (const net of FULL) {
-    out.push(...make(net, 'own', OWN), ...make(net, 'business', BUSINESS), ...make(net, 'creator', CREATORS), ...make(net, 'personal', PERSONAL));
+    out.push(
+      ...make(net, 'own', OWN),
+      ...make(net, 'business', BUSINESS),
+      ...make(net, 'creator', CREATORS),
+      ...make(net, 'personal', PERSONAL),
+    );
   }
   for (const net of SMALL) {
-    out.push(...make(net, 'own', OWN), ...make(net, 'business', BUSINESS, 3), ...make(net, 'creator', CREATORS, 2), ...make(net, 'personal', PERSONAL, 2));
+    out.push(
+      ...make(net, 'own', OWN),
+      ...make(net, 'business', BUSINESS, 3),
+      ...make(net, 'creator', CREATORS, 2),
+      ...make(net, 'personal', PERSONAL, 2),
+    );
   }
   out.push(...make('listingNet', 'own', OWN), ...make('listingNet', 'business', LISTINGS));
   out.push(...make('adNet', 'own', AD_ACCOUNTS));

@@ -16,7 +16,12 @@ export function picturesRoutes(ctx: SandboxContext): Router {
     const hue = Math.floor(unit('picture', id) * 360);
     // Account pictures show the account's initials; post pictures only a colour.
     const name = ctx.directory.findById(id)?.name ?? '';
-    const initials = name.split(' ').map((w) => w[0] ?? '').join('').slice(0, 2).toUpperCase();
+    const initials = name
+      .split(' ')
+      .map((w) => w[0] ?? '')
+      .join('')
+      .slice(0, 2)
+      .toUpperCase();
     const svg =
       `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256" viewBox="0 0 256 256">` +
       `<rect width="256" height="256" fill="hsl(${hue},55%,45%)"/>` +

@@ -3,7 +3,6 @@ import type { TokenSigner } from '@social/internal-auth';
 import type { MediaDirectory } from '../domain/posts/ports';
 import { neighbourFailure } from '@social/grpc';
 
-
 export function grpcMediaDirectory(address: string, opts: { signer: TokenSigner; deadlineMs: number }): MediaDirectory {
   const client = createMediaClient(address, {
     signer: opts.signer,

@@ -3,7 +3,6 @@ import type { TokenSigner } from '@social/internal-auth';
 import type { ProfileDirectory } from '../domain/posts/ports';
 import { neighbourFailure } from '@social/grpc';
 
-
 export function grpcProfileDirectory(address: string, opts: { signer: TokenSigner; deadlineMs: number }): ProfileDirectory {
   const client = createProfilesClient(address, {
     signer: opts.signer,

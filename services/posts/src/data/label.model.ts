@@ -21,4 +21,5 @@ const labelSchema = new Schema<LabelDoc>(
 // Every query is scoped by workspace (an equality FerretDB pushes down); the list is ordered by _id.
 labelSchema.index({ workspaceId: 1, _id: 1 });
 
-export const labelModel = (conn: Connection) => (conn.models['Label'] as Model<LabelDoc> | undefined) ?? conn.model<LabelDoc>('Label', labelSchema);
+export const labelModel = (conn: Connection) =>
+  (conn.models['Label'] as Model<LabelDoc> | undefined) ?? conn.model<LabelDoc>('Label', labelSchema);

@@ -69,11 +69,9 @@ export class MinuteBuckets<D> {
   private async start(now: Date): Promise<number> {
     if (this.cursor === null) {
       const first = floorMinute(now.getTime() - this.firstLookBackMs);
-      const doc = await this.cursors.findOneAndUpdate(
-        { _id: this.kind },
-        { $setOnInsert: { minute: first } },
-        { upsert: true, new: true },
-      ).lean<CursorDoc>();
+      const doc = await this.cursors
+        .findOneAndUpdate({ _id: this.kind }, { $setOnInsert: { minute: first } }, { upsert: true, new: true })
+        .lean<CursorDoc>();
       this.cursor = doc!.minute;
     }
     return this.cursor;

@@ -62,4 +62,5 @@ postSchema.index({ workspaceId: 1, sortAt: -1, _id: -1 });
 postSchema.index({ workspaceId: 1, stage: 1 });
 postSchema.index({ dispatchKey: 1 });
 
-export const postModel = (conn: Connection) => (conn.models['Post'] as Model<PostDoc> | undefined) ?? conn.model<PostDoc>('Post', postSchema);
+export const postModel = (conn: Connection) =>
+  (conn.models['Post'] as Model<PostDoc> | undefined) ?? conn.model<PostDoc>('Post', postSchema);

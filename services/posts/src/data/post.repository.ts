@@ -17,7 +17,8 @@ const generationSchema = new Schema<GenerationDoc>(
   { versionKey: false, collection: 'post_list_generations' },
 );
 const generationModel = (conn: Connection) =>
-  (conn.models['PostListGeneration'] as Model<GenerationDoc> | undefined) ?? conn.model<GenerationDoc>('PostListGeneration', generationSchema);
+  (conn.models['PostListGeneration'] as Model<GenerationDoc> | undefined) ??
+  conn.model<GenerationDoc>('PostListGeneration', generationSchema);
 
 /** What the list filters and sorts on, per post, with the post itself. */
 export interface ListEntry {
@@ -31,7 +32,6 @@ export interface ListEntry {
   labelIds: string[];
   searchText: string;
 }
-
 
 export interface PostRepositoryOptions {
   /** Where the first scan for due posts of an empty database starts. */
@@ -86,7 +86,8 @@ export class PostRepository implements PostStore, PublishingPosts {
     for (const g of r.medias) for (const f of g.mediaFiles) mediaLibIds.add(f.mediaLibId);
     for (const l of r.links) if (l.mediaLibId) mediaLibIds.add(l.mediaLibId);
     const cards = r.networks.generalNet?.['carousels'];
-    if (Array.isArray(cards)) for (const c of cards as { mediaLibId?: unknown }[]) if (typeof c.mediaLibId === 'string') mediaLibIds.add(c.mediaLibId);
+    if (Array.isArray(cards))
+      for (const c of cards as { mediaLibId?: unknown }[]) if (typeof c.mediaLibId === 'string') mediaLibIds.add(c.mediaLibId);
     const d = r.dispatch;
     return {
       ...rest,

@@ -4,4 +4,5 @@ import type { CountMediaUsageRequest, CountMediaUsageResponse } from '@social/co
 
 export const countMediaUsage =
   (posts: PostRepository): UnaryHandler<CountMediaUsageRequest, CountMediaUsageResponse> =>
-  async (req, ctx) => posts.countMediaUsage(ctx.workspaceId, req.media_id);
+  async (req, ctx) =>
+    posts.countMediaUsage(ctx.workspaceId, req.media_id);

@@ -72,32 +72,53 @@ export function parsePostQuery(query: Record<string, unknown>): { filter: PostFi
 
 export function postsRoutes(posts: PostsUseCases): Router {
   const r = Router();
-  r.get('/posts', asyncHandler(async (req, res) => {
-    const { filter, page } = parsePostQuery(req.query);
-    res.json(await posts.list(workspaceOf(req), filter, page));
-  }));
-  r.post('/posts', asyncHandler(async (req, res) => {
-    res.status(201).json(await posts.create(workspaceOf(req), validateCreate(req.body)));
-  }));
-  r.get('/posts/:postId', asyncHandler(async (req, res) => {
-    res.json(await posts.get(workspaceOf(req), req.params['postId']!));
-  }));
-  r.put('/posts/:postId', asyncHandler(async (req, res) => {
-    res.json(await posts.update(workspaceOf(req), req.params['postId']!, validateUpdate(req.body)));
-  }));
-  r.get('/posts/:postId/validate', asyncHandler(async (req, res) => {
-    res.json(await posts.validate(workspaceOf(req), req.params['postId']!));
-  }));
-  r.delete('/posts/:postId', asyncHandler(async (req, res) => {
-    res.json(await posts.delete(workspaceOf(req), req.params['postId']!));
-  }));
-  r.patch('/posts/:postId/stage/:op', asyncHandler(async (req, res) => {
-    const op = req.params['op']!;
-    if (!isStageOperation(op)) {
-      throw validationError([{ path: '/path/op', message: `must be one of ${STAGE_OPERATIONS.join(', ')}` }]);
-    }
-    const body = validateStageBody(req.body ?? {});
-    res.json(await posts.changeStage(workspaceOf(req), req.params['postId']!, op, body.comment ?? null));
-  }));
+  r.get(
+    '/posts',
+    asyncHandler(async (req, res) => {
+      const { filter, page } = parsePostQuery(req.query);
+      res.json(await posts.list(workspaceOf(req), filter, page));
+    }),
+  );
+  r.post(
+    '/posts',
+    asyncHandler(async (req, res) => {
+      res.status(201).json(await posts.create(workspaceOf(req), validateCreate(req.body)));
+    }),
+  );
+  r.get(
+    '/posts/:postId',
+    asyncHandler(async (req, res) => {
+      res.json(await posts.get(workspaceOf(req), req.params['postId']!));
+    }),
+  );
+  r.put(
+    '/posts/:postId',
+    asyncHandler(async (req, res) => {
+      res.json(await posts.update(workspaceOf(req), req.params['postId']!, validateUpdate(req.body)));
+    }),
+  );
+  r.get(
+    '/posts/:postId/validate',
+    asyncHandler(async (req, res) => {
+      res.json(await posts.validate(workspaceOf(req), req.params['postId']!));
+    }),
+  );
+  r.delete(
+    '/posts/:postId',
+    asyncHandler(async (req, res) => {
+      res.json(await posts.delete(workspaceOf(req), req.params['postId']!));
+    }),
+  );
+  r.patch(
+    '/posts/:postId/stage/:op',
+    asyncHandler(async (req, res) => {
+      const op = req.params['op']!;
+      if (!isStageOperation(op)) {
+        throw validationError([{ path: '/path/op', message: `must be one of ${STAGE_OPERATIONS.join(', ')}` }]);
+      }
+      const body = validateStageBody(req.body ?? {});
+      res.json(await posts.changeStage(workspaceOf(req), req.params['postId']!, op, body.comment ?? null));
+    }),
+  );
   return r;
 }

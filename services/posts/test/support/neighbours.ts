@@ -1,4 +1,10 @@
-import { mediaServiceDefinition, profilesServiceDefinition, type BatchGetMediaResponse, type MediaInfo, type ProfileMessage } from '@social/contracts';
+import {
+  mediaServiceDefinition,
+  profilesServiceDefinition,
+  type BatchGetMediaResponse,
+  type MediaInfo,
+  type ProfileMessage,
+} from '@social/contracts';
 import { GrpcServer, type CallContext } from '@social/grpc';
 import { AppError } from '@social/errors';
 import { everyMethod, testVerifier } from '@social/testkit';
@@ -65,9 +71,13 @@ export class FakeMedia extends FakeNeighbour<MediaInfo> {
     // Only the unary method: the file stream is the publisher's business.
     const { ReadMediaFile: _stream, ...unary } = mediaServiceDefinition();
     this.server = new GrpcServer({ serviceName: 'media', verifier: testVerifier('media') });
-    this.server.addService<{ BatchGetMedia: [{ ids: string[] }, BatchGetMediaResponse] }>(unary, {
-      BatchGetMedia: async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) }),
-    }, { BatchGetMedia: ['posts'] });
+    this.server.addService<{ BatchGetMedia: [{ ids: string[] }, BatchGetMediaResponse] }>(
+      unary,
+      {
+        BatchGetMedia: async (req: { ids: string[] }, ctx: CallContext) => ({ items: await this.find(req.ids, ctx) }),
+      },
+      { BatchGetMedia: ['posts'] },
+    );
     this.address = `127.0.0.1:${await this.server.start('127.0.0.1', port)}`;
   }
 

@@ -112,6 +112,9 @@ export function namedJob(data: unknown): { job: JobRef; meta: { workspaceId: str
   if (!isId(postId) || !isId(profileId) || !Number.isInteger(revision) || (revision as number) < 0) return null;
   return {
     job: { postId, profileId, revision: revision as number, net: isNetworkCode(net) ? net : 'unknown' },
-    meta: { workspaceId: env['workspaceId'], correlationId: isId(env['correlationId']) ? env['correlationId'] : `${postId}:${profileId}:${revision}` },
+    meta: {
+      workspaceId: env['workspaceId'],
+      correlationId: isId(env['correlationId']) ? env['correlationId'] : `${postId}:${profileId}:${revision}`,
+    },
   };
 }

@@ -65,4 +65,5 @@ const claimSchema = new Schema<NetworkPostClaimDoc>(
 export const ledgerModel = (conn: Connection): Model<LedgerDoc> =>
   (conn.models['LedgerEntry'] as Model<LedgerDoc> | undefined) ?? conn.model<LedgerDoc>('LedgerEntry', ledgerSchema);
 export const networkPostClaimModel = (conn: Connection): Model<NetworkPostClaimDoc> =>
-  (conn.models['NetworkPostClaim'] as Model<NetworkPostClaimDoc> | undefined) ?? conn.model<NetworkPostClaimDoc>('NetworkPostClaim', claimSchema);
+  (conn.models['NetworkPostClaim'] as Model<NetworkPostClaimDoc> | undefined) ??
+  conn.model<NetworkPostClaimDoc>('NetworkPostClaim', claimSchema);

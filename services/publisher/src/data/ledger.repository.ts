@@ -7,9 +7,25 @@ const toEntry = ({ _id, updatedAt: _u, ...rest }: LedgerDoc): LedgerEntry => ({ 
 
 /** The fields of a new attempt (the first of a key, or one after NOT_PUBLISHED). */
 function attemptFields(start: AttemptStart, attempts: number, now: Date) {
-  const base = { revision: start.revision, attemptId: randomUUID(), attempts, networkPostId: null, publishedAt: null, retryAt: null, updatedAt: now };
+  const base = {
+    revision: start.revision,
+    attemptId: randomUUID(),
+    attempts,
+    networkPostId: null,
+    publishedAt: null,
+    retryAt: null,
+    updatedAt: now,
+  };
   return start.state === 'CALLING'
-    ? { ...base, state: 'CALLING' as const, accountId: start.accountId, calledAt: now, fingerprint: start.fingerprint, error: null, final: false }
+    ? {
+        ...base,
+        state: 'CALLING' as const,
+        accountId: start.accountId,
+        calledAt: now,
+        fingerprint: start.fingerprint,
+        error: null,
+        final: false,
+      }
     : { ...base, state: 'NOT_PUBLISHED' as const, accountId: null, calledAt: null, fingerprint: null, error: start.error, final: true };
 }
 
@@ -56,7 +72,11 @@ export class LedgerRepository implements Ledger {
     const calls = start.state === 'CALLING' ? 1 : 0;
     const attempts = start.revision === entry.revision ? entry.attempts + calls : calls;
     const d = await this.model
-      .findOneAndUpdate({ _id: entry.key, attemptId: entry.attemptId, state: 'NOT_PUBLISHED' }, { $set: attemptFields(start, attempts, new Date()) }, { new: true })
+      .findOneAndUpdate(
+        { _id: entry.key, attemptId: entry.attemptId, state: 'NOT_PUBLISHED' },
+        { $set: attemptFields(start, attempts, new Date()) },
+        { new: true },
+      )
       .lean<LedgerDoc>();
     return d ? toEntry(d) : null;
   }
@@ -72,7 +92,10 @@ export class LedgerRepository implements Ledger {
     return now;
   }
 
-  async notPublished(entry: LedgerEntry, outcome: { error: LedgerEntry['error']; final: boolean; retryAt: Date | null }): Promise<LedgerEntry | null> {
+  async notPublished(
+    entry: LedgerEntry,
+    outcome: { error: LedgerEntry['error']; final: boolean; retryAt: Date | null },
+  ): Promise<LedgerEntry | null> {
     const d = await this.model
       .findOneAndUpdate(
         { _id: entry.key, attemptId: entry.attemptId, state: entry.state },
@@ -84,7 +107,10 @@ export class LedgerRepository implements Ledger {
   }
 
   async unsettled(entry: LedgerEntry, error: LedgerEntry['error']): Promise<void> {
-    await this.model.updateOne({ _id: entry.key, attemptId: entry.attemptId, state: 'CALLING' }, { $set: { error, updatedAt: new Date() } });
+    await this.model.updateOne(
+      { _id: entry.key, attemptId: entry.attemptId, state: 'CALLING' },
+      { $set: { error, updatedAt: new Date() } },
+    );
   }
 
   async claimNetworkPost(net: string, networkPostId: string, key: string): Promise<boolean> {

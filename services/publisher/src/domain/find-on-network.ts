@@ -45,7 +45,13 @@ export async function findOnNetwork(
 }
 
 /** The oldest recent post with the attempt's content that no other of our publishes owns. */
-async function byContent(network: NetworkAdapter, ledger: Ledger, entry: LedgerEntry, creds: AccountRef, since: Date): Promise<FoundPost | null> {
+async function byContent(
+  network: NetworkAdapter,
+  ledger: Ledger,
+  entry: LedgerEntry,
+  creds: AccountRef,
+  since: Date,
+): Promise<FoundPost | null> {
   const matches: FoundPost[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -96,10 +96,7 @@ export interface LedgerEntry {
 
 /** What a new attempt (or a settled first entry) records. */
 export type AttemptStart = Pick<LedgerEntry, 'key' | 'workspaceId' | 'postId' | 'profileId' | 'net' | 'revision'> &
-  (
-    | { state: 'CALLING'; accountId: string; fingerprint: string }
-    | { state: 'NOT_PUBLISHED'; error: JobError; final: true }
-  );
+  ({ state: 'CALLING'; accountId: string; fingerprint: string } | { state: 'NOT_PUBLISHED'; error: JobError; final: true });
 
 export interface Ledger {
   get(key: string): Promise<LedgerEntry | null>;

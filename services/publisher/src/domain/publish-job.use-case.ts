@@ -82,7 +82,10 @@ export class PublishJob {
    * what certainly did not is FAILED.
    */
   async poisoned(job: PublishRequested, err: unknown, meta: JobMeta): Promise<void> {
-    const error = { code: 'PUBLISH_JOB_FAILED', message: `The publish job could not be processed: ${(err as Error)?.message ?? String(err)}` };
+    const error = {
+      code: 'PUBLISH_JOB_FAILED',
+      message: `The publish job could not be processed: ${(err as Error)?.message ?? String(err)}`,
+    };
     const entry = await this.d.ledger.get(publishKey(job));
     if (!entry) return this.settleFirst(job, error, meta);
     if (entry.state === 'CALLING') return this.stillUnknown(job, entry, error, meta);
@@ -129,7 +132,11 @@ export class PublishJob {
         const itsRetry = job.mode === 'reconcile' || (job.attempt ?? 1) > entry.attempts;
         if (!newRevision && !(due && itsRetry)) return;
         if (this.tooLate(job)) {
-          const after = await this.d.ledger.notPublished(entry, { error: { code: 'PUBLISH_TOO_LATE', message: this.lateMessage(job) }, final: true, retryAt: null });
+          const after = await this.d.ledger.notPublished(entry, {
+            error: { code: 'PUBLISH_TOO_LATE', message: this.lateMessage(job) },
+            final: true,
+            retryAt: null,
+          });
           return after ? this.report(job, after, meta) : this.retryFromLedger(job, meta);
         }
         return this.attempt(job, entry, meta);
@@ -142,7 +149,12 @@ export class PublishJob {
     const ws = this.ws(meta);
     const [creds, post] = await Promise.all([this.credentials(job, meta), this.content(job, ws)]);
     if (post === 'stale') return;
-    const start: AttemptStart = { ...this.refOf(job, meta), state: 'CALLING', accountId: creds.accountId, fingerprint: contentFingerprint(post) };
+    const start: AttemptStart = {
+      ...this.refOf(job, meta),
+      state: 'CALLING',
+      accountId: creds.accountId,
+      fingerprint: contentFingerprint(post),
+    };
     let entry: LedgerEntry | null;
     if (previous) {
       entry = await this.d.ledger.beginAgain(previous, start);
@@ -162,7 +174,8 @@ export class PublishJob {
 
   /** The network call failed: what that says about the post decides what happens next. */
   private async afterCall(job: PublishRequested, entry: LedgerEntry, creds: AccountRef, err: unknown, meta: JobMeta): Promise<void> {
-    if (!(err instanceof NetworkError)) return this.stillUnknown(job, entry, { code: 'PUBLISH_OUTCOME_UNKNOWN', message: String((err as Error)?.message ?? err) }, meta);
+    if (!(err instanceof NetworkError))
+      return this.stillUnknown(job, entry, { code: 'PUBLISH_OUTCOME_UNKNOWN', message: String((err as Error)?.message ?? err) }, meta);
     const error = { code: err.code, message: err.message };
     switch (err.kind) {
       case 'UNKNOWN_OUTCOME':
@@ -194,10 +207,20 @@ export class PublishJob {
       found = await findOnNetwork(this.d.network, this.d.ledger, entry, creds, this.d.settle, this.now());
     } catch (err) {
       const why = err instanceof AppError ? `${err.code}: ${err.message}` : String(err);
-      return this.stillUnknown(job, entry, { code: 'PUBLISH_OUTCOME_UNKNOWN', message: `The network could not be asked whether it holds the post (${why}).` }, meta);
+      return this.stillUnknown(
+        job,
+        entry,
+        { code: 'PUBLISH_OUTCOME_UNKNOWN', message: `The network could not be asked whether it holds the post (${why}).` },
+        meta,
+      );
     }
     if (found === 'unsettled') {
-      return this.stillUnknown(job, entry, { code: 'PUBLISH_OUTCOME_UNKNOWN', message: 'The publish may still land on the network; it will be checked again.' }, meta);
+      return this.stillUnknown(
+        job,
+        entry,
+        { code: 'PUBLISH_OUTCOME_UNKNOWN', message: 'The publish may still land on the network; it will be checked again.' },
+        meta,
+      );
     }
     if (found) return this.published(job, found.networkPostId, found.publishedAt, meta);
     log.info('the network does not hold the post: the attempt created nothing', { job: publishJobName(job), attempts: entry.attempts });
@@ -219,14 +242,25 @@ export class PublishJob {
   }
 
   /** The attempt certainly created nothing; tried again later unless attempts or time ran out. */
-  private async retryLater(job: PublishRequested, entry: LedgerEntry, error: JobError, meta: JobMeta, retryAfterMs?: number): Promise<void> {
+  private async retryLater(
+    job: PublishRequested,
+    entry: LedgerEntry,
+    error: JobError,
+    meta: JobMeta,
+    retryAfterMs?: number,
+  ): Promise<void> {
     if (entry.attempts >= this.d.maxAttempts) {
       return this.failed(job, entry, { code: error.code, message: `${error.message} (gave up after ${entry.attempts} attempts)` }, meta);
     }
     const retryAt = new Date(this.now().getTime() + nextTry(entry.attempts, this.d.retry, retryAfterMs));
     const after = await this.d.ledger.notPublished(entry, { error, final: false, retryAt });
     if (!after) return this.retryFromLedger(job, meta);
-    log.info('publish will be tried again', { job: publishJobName(job), attempts: entry.attempts, retryAt: retryAt.toISOString(), code: error.code });
+    log.info('publish will be tried again', {
+      job: publishJobName(job),
+      attempts: entry.attempts,
+      retryAt: retryAt.toISOString(),
+      code: error.code,
+    });
     await this.d.outbox.later({ ...job, mode: 'publish', attempt: entry.attempts + 1, notBefore: retryAt.toISOString() }, meta);
   }
 
@@ -282,7 +316,12 @@ export class PublishJob {
     await this.emit(
       job,
       entry.state === 'PUBLISHED'
-        ? { status: 'PUBLISHED', networkPostId: entry.networkPostId!, publishedAt: entry.publishedAt!.toISOString(), attempts: entry.attempts }
+        ? {
+            status: 'PUBLISHED',
+            networkPostId: entry.networkPostId!,
+            publishedAt: entry.publishedAt!.toISOString(),
+            attempts: entry.attempts,
+          }
         : { status: 'FAILED', ...(entry.error ? { error: entry.error } : {}), attempts: entry.attempts },
       meta,
     );
@@ -290,7 +329,13 @@ export class PublishJob {
 
   private emit(job: JobRef, r: Omit<PublishCompleted, 'postId' | 'profileId' | 'revision'>, meta: JobMeta) {
     outcomes.inc({ net: job.net, outcome: r.status.toLowerCase() });
-    log.info('publish outcome reported', { job: publishJobName(job), net: job.net, status: r.status, attempts: r.attempts, networkPostId: r.networkPostId });
+    log.info('publish outcome reported', {
+      job: publishJobName(job),
+      net: job.net,
+      status: r.status,
+      attempts: r.attempts,
+      networkPostId: r.networkPostId,
+    });
     return this.d.outbox.result({ postId: job.postId, profileId: job.profileId, revision: job.revision, ...r }, meta);
   }
 
@@ -303,7 +348,14 @@ export class PublishJob {
   }
 
   private refOf(job: JobRef, meta: JobMeta) {
-    return { key: publishKey(job), workspaceId: meta.workspaceId, postId: job.postId, profileId: job.profileId, net: job.net, revision: job.revision };
+    return {
+      key: publishKey(job),
+      workspaceId: meta.workspaceId,
+      postId: job.postId,
+      profileId: job.profileId,
+      net: job.net,
+      revision: job.revision,
+    };
   }
 
   private async credentials(job: JobRef, meta: JobMeta): Promise<AccountRef> {

@@ -48,35 +48,43 @@ export class FakeNeighbours {
 
   async start(): Promise<void> {
     const opts = (name: string) => ({ serviceName: name, verifier: testVerifier(name) });
-    const posts = new GrpcServer(opts('posts')).addService(postsServiceDefinition(), {
-      GetPostForPublishing: async (r: unknown, _ctx: CallContext) => {
-        const req = r as { post_id: string; profile_id: string };
-        const p = this.posts.get(req.post_id);
-        const profile = p?.profiles.get(req.profile_id);
-        if (!p || !profile) throw notFound(`post ${req.post_id}`);
-        return {
-          post_id: p.postId,
-          profile_id: req.profile_id,
-          revision: p.revision,
-          type: p.type,
-          stage: p.stage,
-          net: profile.net,
-          caption: { plain_text: p.caption, first_comment: p.firstComment },
-          media_lib_ids: p.mediaLibIds,
-          links: p.links,
-          settings_json: p.settingsJson,
-          publish_status: profile.status,
-        };
+    const posts = new GrpcServer(opts('posts')).addService(
+      postsServiceDefinition(),
+      {
+        GetPostForPublishing: async (r: unknown, _ctx: CallContext) => {
+          const req = r as { post_id: string; profile_id: string };
+          const p = this.posts.get(req.post_id);
+          const profile = p?.profiles.get(req.profile_id);
+          if (!p || !profile) throw notFound(`post ${req.post_id}`);
+          return {
+            post_id: p.postId,
+            profile_id: req.profile_id,
+            revision: p.revision,
+            type: p.type,
+            stage: p.stage,
+            net: profile.net,
+            caption: { plain_text: p.caption, first_comment: p.firstComment },
+            media_lib_ids: p.mediaLibIds,
+            links: p.links,
+            settings_json: p.settingsJson,
+            publish_status: profile.status,
+          };
+        },
+        CountMediaUsage: async () => ({ total: 0, scheduled: 0 }),
+        FindPublishedByLabels: async () => ({ items: [] }),
       },
-      CountMediaUsage: async () => ({ total: 0, scheduled: 0 }),
-      FindPublishedByLabels: async () => ({ items: [] }),
-    }, everyMethod(postsServiceDefinition(), ['publisher']));
+      everyMethod(postsServiceDefinition(), ['publisher']),
+    );
     const { ReadMediaFile: _stream, ...unary } = mediaServiceDefinition();
-    const media = new GrpcServer(opts('media')).addService(unary, {
-      BatchGetMedia: async (req: unknown) => ({
-        items: (req as { ids: string[] }).ids.map((id) => this.media.get(id)).filter((m) => m !== undefined),
-      }),
-    }, everyMethod(unary, ['publisher']));
+    const media = new GrpcServer(opts('media')).addService(
+      unary,
+      {
+        BatchGetMedia: async (req: unknown) => ({
+          items: (req as { ids: string[] }).ids.map((id) => this.media.get(id)).filter((m) => m !== undefined),
+        }),
+      },
+      everyMethod(unary, ['publisher']),
+    );
     const competitors = new GrpcServer(opts('competitors')).addService(
       profilesServiceDefinition(),
       {
@@ -94,7 +102,9 @@ export class FakeNeighbours {
           throw notFound('profile');
         },
         ConnectSandboxProfiles: async () => ({ items: [] }),
-      }, everyMethod(profilesServiceDefinition(), ['publisher']));
+      },
+      everyMethod(profilesServiceDefinition(), ['publisher']),
+    );
     this.servers.push(posts, media, competitors);
     this.addresses = {
       posts: `127.0.0.1:${await posts.start('127.0.0.1', 0)}`,

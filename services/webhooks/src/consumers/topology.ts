@@ -37,7 +37,12 @@ export function webhooksTopology(delaysMs: number[], deliveryPrefetch: number): 
     exchanges: [...events.exchanges, { name: WEBHOOKS_EXCHANGE, type: 'topic' }],
     queues: [
       ...events.queues,
-      { name: DELIVERY_QUEUE, prefetch: deliveryPrefetch, deliveryLimit: 20, bindings: [{ exchange: WEBHOOKS_EXCHANGE, routingKey: deliveryRequested.type }] },
+      {
+        name: DELIVERY_QUEUE,
+        prefetch: deliveryPrefetch,
+        deliveryLimit: 20,
+        bindings: [{ exchange: WEBHOOKS_EXCHANGE, routingKey: deliveryRequested.type }],
+      },
       ...delays,
     ],
   };
@@ -48,7 +53,12 @@ export { DOMAIN_EVENTS_EXCHANGE };
 export class BrokerDeliveryJobs implements DeliveryJobs {
   constructor(private readonly broker: Broker) {}
 
-  async enqueue(deliveryId: string, attempt: number, workspaceId: string, opts: { delayMs?: number; ordered?: boolean } = {}): Promise<void> {
+  async enqueue(
+    deliveryId: string,
+    attempt: number,
+    workspaceId: string,
+    opts: { delayMs?: number; ordered?: boolean } = {},
+  ): Promise<void> {
     const { delayMs } = opts;
     const payload = { deliveryId, attempt, ordered: opts.ordered ?? true };
     if (!delayMs) {

@@ -38,23 +38,42 @@ export class DeliverWebhook {
   ) {}
 
   async execute(deliveryId: string, attempt: number, ordered = true): Promise<AttemptOutcome> {
-    const d = ordered ? await this.claimInOrder(deliveryId, attempt) : await this.deliveries.claimById(deliveryId, attempt, this.now(), this.leaseEnd());
+    const d = ordered
+      ? await this.claimInOrder(deliveryId, attempt)
+      : await this.deliveries.claimById(deliveryId, attempt, this.now(), this.leaseEnd());
     if (d === 'waiting') return 'waiting';
     // Settled, or a copy of an attempt already made (each attempt number is queued once).
     if (!d) return 'skipped';
     const now = d.lastAttemptAt ?? this.now();
     const endpoint = await this.endpoint(d.workspaceId, d.endpointId);
     if (!endpoint) {
-      await this.deliveries.settle(d.id, attempt, { state: 'FAILED', lastError: 'the webhook endpoint was deleted', nextAttemptAt: null }, now);
+      await this.deliveries.settle(
+        d.id,
+        attempt,
+        { state: 'FAILED', lastError: 'the webhook endpoint was deleted', nextAttemptAt: null },
+        now,
+      );
       await this.releaseNext(d);
       return 'failed';
     }
     const started = Date.now();
     const result = await this.sender.send(endpoint.url, signedHeaders(endpoint.secret, d.id, d.body, now), d.body);
     const done = this.now();
-    const fields = { deliveryId: d.id, endpointId: d.endpointId, eventType: d.eventType, attempt, statusCode: result.statusCode, durationMs: Date.now() - started };
+    const fields = {
+      deliveryId: d.id,
+      endpointId: d.endpointId,
+      eventType: d.eventType,
+      attempt,
+      statusCode: result.statusCode,
+      durationMs: Date.now() - started,
+    };
     if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) {
-      await this.deliveries.settle(d.id, attempt, { state: 'DELIVERED', lastStatusCode: result.statusCode, lastError: null, nextAttemptAt: null, deliveredAt: done }, done);
+      await this.deliveries.settle(
+        d.id,
+        attempt,
+        { state: 'DELIVERED', lastStatusCode: result.statusCode, lastError: null, nextAttemptAt: null, deliveredAt: done },
+        done,
+      );
       this.log.info('webhook delivered', fields);
       await this.releaseNext(d);
       return 'delivered';
@@ -62,7 +81,12 @@ export class DeliverWebhook {
     const error = result.error ?? `the endpoint answered HTTP ${result.statusCode}`;
     const delay = this.retry.delaysMs[Math.min(attempt - 1, this.retry.delaysMs.length - 1)]!;
     if (done.getTime() + delay - d.windowStart.getTime() > this.retry.windowMs) {
-      await this.deliveries.settle(d.id, attempt, { state: 'FAILED', lastStatusCode: result.statusCode, lastError: error, nextAttemptAt: null }, done);
+      await this.deliveries.settle(
+        d.id,
+        attempt,
+        { state: 'FAILED', lastStatusCode: result.statusCode, lastError: error, nextAttemptAt: null },
+        done,
+      );
       this.log.warn('webhook delivery failed for good', { ...fields, error });
       await this.releaseNext(d);
       return 'failed';

@@ -17,7 +17,13 @@ export const createEndpointSchema = {
   required: ['url', 'eventTypes'],
   properties: {
     url: { type: 'string', minLength: 1, maxLength: 2048 },
-    eventTypes: { type: 'array', minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true, items: { enum: WEBHOOK_EVENT_TYPES } },
+    eventTypes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: WEBHOOK_EVENT_TYPES.length,
+      uniqueItems: true,
+      items: { enum: WEBHOOK_EVENT_TYPES },
+    },
     description: { type: ['string', 'null'], maxLength: 256 },
   },
 } as const;

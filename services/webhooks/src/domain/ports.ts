@@ -59,7 +59,12 @@ export interface Deliveries {
   claim(id: string, attempt: number, now: Date, leaseUntil: Date): Promise<boolean>;
   /** claim() in one round trip for deliveries that wait for nothing: the claimed delivery, or null. */
   claimById(id: string, attempt: number, now: Date, leaseUntil: Date): Promise<Delivery | null>;
-  settle(id: string, attempt: number, set: Partial<Pick<Delivery, 'state' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt'>>, now: Date): Promise<void>;
+  settle(
+    id: string,
+    attempt: number,
+    set: Partial<Pick<Delivery, 'state' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt'>>,
+    now: Date,
+  ): Promise<void>;
   pendingOfKey(orderKey: string): Promise<Delivery[]>;
   allPending(): Promise<Delivery[]>;
   /** Sets a delivery PENDING again (replay); null when it is pending already. */

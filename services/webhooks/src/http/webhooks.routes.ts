@@ -6,23 +6,41 @@ const validateCreate = validator<CreateEndpointInput>(createEndpointSchema);
 
 export function webhooksRoutes(uc: EndpointsUseCases): Router {
   const r = Router();
-  r.post('/webhooks', asyncHandler(async (req, res) => {
-    res.status(201).json(await uc.create(workspaceOf(req), validateCreate(req.body)));
-  }));
-  r.get('/webhooks', asyncHandler(async (req, res) => {
-    res.json(await uc.list(workspaceOf(req), parsePage(req.query)));
-  }));
-  r.get('/webhooks/:id', asyncHandler(async (req, res) => {
-    res.json(await uc.get(workspaceOf(req), req.params['id']!));
-  }));
-  r.delete('/webhooks/:id', asyncHandler(async (req, res) => {
-    res.json(await uc.delete(workspaceOf(req), req.params['id']!));
-  }));
-  r.get('/webhooks/:id/deliveries', asyncHandler(async (req, res) => {
-    res.json(await uc.deliveries(workspaceOf(req), req.params['id']!, parsePage(req.query)));
-  }));
-  r.post('/webhooks/:id/deliveries/:deliveryId/replay', asyncHandler(async (req, res) => {
-    res.status(202).json(await uc.replay(workspaceOf(req), req.params['id']!, req.params['deliveryId']!));
-  }));
+  r.post(
+    '/webhooks',
+    asyncHandler(async (req, res) => {
+      res.status(201).json(await uc.create(workspaceOf(req), validateCreate(req.body)));
+    }),
+  );
+  r.get(
+    '/webhooks',
+    asyncHandler(async (req, res) => {
+      res.json(await uc.list(workspaceOf(req), parsePage(req.query)));
+    }),
+  );
+  r.get(
+    '/webhooks/:id',
+    asyncHandler(async (req, res) => {
+      res.json(await uc.get(workspaceOf(req), req.params['id']!));
+    }),
+  );
+  r.delete(
+    '/webhooks/:id',
+    asyncHandler(async (req, res) => {
+      res.json(await uc.delete(workspaceOf(req), req.params['id']!));
+    }),
+  );
+  r.get(
+    '/webhooks/:id/deliveries',
+    asyncHandler(async (req, res) => {
+      res.json(await uc.deliveries(workspaceOf(req), req.params['id']!, parsePage(req.query)));
+    }),
+  );
+  r.post(
+    '/webhooks/:id/deliveries/:deliveryId/replay',
+    asyncHandler(async (req, res) => {
+      res.status(202).json(await uc.replay(workspaceOf(req), req.params['id']!, req.params['deliveryId']!));
+    }),
+  );
   return r;
 }

@@ -70,7 +70,16 @@ export async function generateImage(deps: GenerationDeps, workspaceId: string, i
     });
     return toGeneratedView(media, deps.urls);
   } catch (err) {
-    await removeFiles(deps.store, { ...base, source: 'GENERATED', uploadState: 'CONFIRMED', unconfirmed: false, fileId: file.id, previewId: thumb.id, createdAt: new Date(), updatedAt: new Date() });
+    await removeFiles(deps.store, {
+      ...base,
+      source: 'GENERATED',
+      uploadState: 'CONFIRMED',
+      unconfirmed: false,
+      fileId: file.id,
+      previewId: thumb.id,
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
     throw err;
   }
 }

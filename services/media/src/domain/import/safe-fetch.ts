@@ -35,7 +35,9 @@ export async function safeFetch(raw: string, policy: FetchPolicy): Promise<Fetch
   for (let hop = 0; ; hop++) {
     const checked = checkUrl(current, policy.allow);
     if (!checked.ok) {
-      throw new FetchRefusedError(hop === 0 ? `the URL ${checked.reason}` : `a redirect to ${current} was refused: the URL ${checked.reason}`);
+      throw new FetchRefusedError(
+        hop === 0 ? `the URL ${checked.reason}` : `a redirect to ${current} was refused: the URL ${checked.reason}`,
+      );
     }
     const res = await requestOnce(checked.url, policy, deadline);
     const status = res.response.statusCode ?? 0;

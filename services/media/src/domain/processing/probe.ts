@@ -71,7 +71,16 @@ export async function probeImage(file: string, kind: MediaKind): Promise<Measure
 }
 
 interface FfprobeOutput {
-  streams?: { codec_type?: string; width?: number; height?: number; avg_frame_rate?: string; r_frame_rate?: string; duration?: string; tags?: { rotate?: string }; side_data_list?: { rotation?: number }[] }[];
+  streams?: {
+    codec_type?: string;
+    width?: number;
+    height?: number;
+    avg_frame_rate?: string;
+    r_frame_rate?: string;
+    duration?: string;
+    tags?: { rotate?: string };
+    side_data_list?: { rotation?: number }[];
+  }[];
   format?: { duration?: string };
 }
 
@@ -85,7 +94,9 @@ export async function probeAv(file: string, kind: MediaKind): Promise<Measured> 
     });
     info = JSON.parse(stdout) as FfprobeOutput;
   } catch (err) {
-    const why = firstLine((err as { stderr?: string }).stderr || err).replaceAll(`${file}: `, '').replaceAll(file, 'the file');
+    const why = firstLine((err as { stderr?: string }).stderr || err)
+      .replaceAll(`${file}: `, '')
+      .replaceAll(file, 'the file');
     throw new UndecodableError(`the ${kind.toLowerCase()} could not be decoded (${why})`);
   }
   const video = info.streams?.find((s) => s.codec_type === 'video');
@@ -111,13 +122,31 @@ async function frameAt(file: string, seconds: number): Promise<Buffer> {
   try {
     const { stdout } = await run(
       'ffmpeg',
-      ['-v', 'error', '-ss', seconds.toFixed(3), '-i', file, '-frames:v', '1', '-vf', `scale='min(${PREVIEW_SIZE},iw)':-2`, '-f', 'image2pipe', '-c:v', 'mjpeg', 'pipe:1'],
+      [
+        '-v',
+        'error',
+        '-ss',
+        seconds.toFixed(3),
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale='min(${PREVIEW_SIZE},iw)':-2`,
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'mjpeg',
+        'pipe:1',
+      ],
       { timeout: 60_000, encoding: 'buffer', maxBuffer: 16 * 1024 * 1024 },
     );
     if (stdout.length === 0) throw new Error('no frame decoded');
     return stdout;
   } catch (err) {
-    throw new UndecodableError(`no frame of the video could be decoded (${firstLine((err as { stderr?: Buffer }).stderr?.toString() || err)})`);
+    throw new UndecodableError(
+      `no frame of the video could be decoded (${firstLine((err as { stderr?: Buffer }).stderr?.toString() || err)})`,
+    );
   }
 }
 
@@ -131,5 +160,11 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 
 function firstLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.split('\n').map((l) => l.trim()).filter(Boolean)[0]?.slice(0, 200) ?? 'unknown error';
+  return (
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)[0]
+      ?.slice(0, 200) ?? 'unknown error'
+  );
 }

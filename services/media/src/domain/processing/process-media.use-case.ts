@@ -42,19 +42,28 @@ export async function processMedia(deps: ProcessingDeps, mediaId: string): Promi
     if (media.source === 'URL' && !media.fileId) media = await importFile(deps, media);
     if (!media?.fileId) return;
     const result = await analyse(deps, media.fileId);
-    const preview = result.preview
-      ? await deps.store.write(bufferStream(result.preview), { contentType: 'image/jpeg', mediaId })
-      : null;
+    const preview = result.preview ? await deps.store.write(bufferStream(result.preview), { contentType: 'image/jpeg', mediaId }) : null;
     const done = await deps.repo.updateIf(
       mediaId,
       { status: 'PROCESSING', fileId: media.fileId },
-      { status: 'SUCCESS', mimeType: result.mimeType, kind: result.kind, specs: result.specs, previewId: preview?.id ?? null, errorReason: null },
+      {
+        status: 'SUCCESS',
+        mimeType: result.mimeType,
+        kind: result.kind,
+        specs: result.specs,
+        previewId: preview?.id ?? null,
+        errorReason: null,
+      },
     );
     // Deleted (or finished by another delivery) while we worked: do not leave our preview behind.
     if (!done && preview) await deps.store.delete(preview.id);
     if (done) {
       log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
-      (deps.events ?? noEvents).emit(mediaReadyEvent, { mediaId, kind: result.kind, readyAt: done.updatedAt.toISOString() }, done.workspaceId);
+      (deps.events ?? noEvents).emit(
+        mediaReadyEvent,
+        { mediaId, kind: result.kind, readyAt: done.updatedAt.toISOString() },
+        done.workspaceId,
+      );
     }
     observe({ outcome: 'ok' });
   } catch (err) {
@@ -79,7 +88,9 @@ async function importFile(deps: ProcessingDeps, media: MediaDoc): Promise<MediaD
       const limit = declaredImage ? maxImage : maxVideo;
       if (body.contentLength !== undefined && body.contentLength > limit) {
         body.stream.destroy();
-        throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(limit)} for ${declaredImage ? 'images' : 'videos'} (Content-Length ${body.contentLength})`);
+        throw new MediaRejected(
+          `the file at fileUrl is larger than the import limit of ${formatBytes(limit)} for ${declaredImage ? 'images' : 'videos'} (Content-Length ${body.contentLength})`,
+        );
       }
       stored = await deps.store.write(limited(body.stream, limit), {
         contentType: body.contentType ?? 'application/octet-stream',
@@ -91,12 +102,17 @@ async function importFile(deps: ProcessingDeps, media: MediaDoc): Promise<MediaD
   } catch (err) {
     if (err instanceof MediaRejected) throw err;
     if (err instanceof FetchRefusedError) throw new MediaRejected(`fetching fileUrl failed: ${err.reason}`);
-    if (err instanceof TooLargeError) throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(err.limit)}`);
+    if (err instanceof TooLargeError)
+      throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(err.limit)}`);
     // The connection dropped mid-body and similar: a fetch that fails turns the media to ERROR.
     if (isNetworkError(err)) throw new MediaRejected(`fetching fileUrl failed: the connection broke off (${(err as Error).message})`);
     throw err;
   }
-  const updated = await deps.repo.updateIf(media._id, { status: 'PROCESSING', fileId: null }, { fileId: stored.id, uploadedContentType: stored.contentType });
+  const updated = await deps.repo.updateIf(
+    media._id,
+    { status: 'PROCESSING', fileId: null },
+    { fileId: stored.id, uploadedContentType: stored.contentType },
+  );
   if (!updated) await deps.store.delete(stored.id);
   return updated;
 }

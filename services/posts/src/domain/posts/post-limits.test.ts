@@ -8,11 +8,22 @@ import type { PostType } from './post.types';
 // section 8); the code takes them from the catalog in @social/networks.
 
 const PROFILES = new Map<string, ProfileItem>(
-  NETWORK_KEYS.map((n) => [n, { id: n, name: n, username: n, picture: '', net: { code: n, name: n }, publishReady: true, statusLevel: 'OK' }]),
+  NETWORK_KEYS.map((n) => [
+    n,
+    { id: n, name: n, username: n, picture: '', net: { code: n, name: n }, publishReady: true, statusLevel: 'OK' },
+  ]),
 );
 const media = (id: string, mimeType: string): [string, MediaItem] => [
   id,
-  { id, status: 'SUCCESS', mimeType, kind: mimeType.startsWith('video') ? 'VIDEO' : 'IMAGE', sizeBytes: 1000, durationSec: mimeType.startsWith('video') ? 30 : null, url: '' },
+  {
+    id,
+    status: 'SUCCESS',
+    mimeType,
+    kind: mimeType.startsWith('video') ? 'VIDEO' : 'IMAGE',
+    sizeBytes: 1000,
+    durationSec: mimeType.startsWith('video') ? 30 : null,
+    url: '',
+  },
 ];
 const MEDIA = new Map<string, MediaItem>([
   ...Array.from({ length: 25 }, (_, i) => media(`img${i}`, 'image/jpeg')),
@@ -22,7 +33,16 @@ const images = (n: number) => Array.from({ length: n }, (_, i) => ({ mediaLibId:
 const videos = (n: number) => Array.from({ length: n }, (_, i) => ({ mediaLibId: `vid${i}` }));
 
 function content(net: NetworkKey, over: Partial<PostContent> = {}): PostContent {
-  return { type: 'STATUS', profileIds: [net], captions: [{ plainText: 'hi', firstComment: null, net: null }], medias: [], links: [], labelIds: [], networks: {}, ...over };
+  return {
+    type: 'STATUS',
+    profileIds: [net],
+    captions: [{ plainText: 'hi', firstComment: null, net: null }],
+    medias: [],
+    links: [],
+    labelIds: [],
+    networks: {},
+    ...over,
+  };
 }
 const check = (c: PostContent) => checkPost(c, { mode: 'save', profiles: PROFILES, media: MEDIA, labelIds: new Set() });
 
@@ -103,25 +123,72 @@ const fieldCases: Case[] = [
   ['professionalNet', 'documentTitle', 400, {}],
 ].map(([net, field, n, rest]) => {
   const video = net === 'videoNet' || net === 'shortVideoNet';
-  const make = (len: number) => settings(net as NetworkKey, { ...(rest as object), [field as string]: 'x'.repeat(len) }, video ? 'REEL' : 'STATUS', video ? videos(1) : []);
-  return { what: `${net as string} ${field as string} of ${n as number} characters`, at: () => make(n as number), over: () => make((n as number) + 1), path: `/${net as string}/${field as string}` };
+  const make = (len: number) =>
+    settings(
+      net as NetworkKey,
+      { ...(rest as object), [field as string]: 'x'.repeat(len) },
+      video ? 'REEL' : 'STATUS',
+      video ? videos(1) : [],
+    );
+  return {
+    what: `${net as string} ${field as string} of ${n as number} characters`,
+    at: () => make(n as number),
+    over: () => make((n as number) + 1),
+    path: `/${net as string}/${field as string}`,
+  };
 });
 
 const poll = (net: NetworkKey, options: string[], extra: Record<string, unknown> = {}) => settings(net, { poll: options, ...extra });
 const pollCases: Case[] = (['conversationNet', 'microblogNet'] as const).flatMap((net) => [
-  { what: `${net} poll of 4 options`, at: () => poll(net, ['a', 'b', 'c', 'd']), over: () => poll(net, ['a', 'b', 'c', 'd', 'e']), path: `/${net}/poll` },
+  {
+    what: `${net} poll of 4 options`,
+    at: () => poll(net, ['a', 'b', 'c', 'd']),
+    over: () => poll(net, ['a', 'b', 'c', 'd', 'e']),
+    path: `/${net}/poll`,
+  },
   { what: `${net} poll of 2 options (1 is too few)`, at: () => poll(net, ['a', 'b']), over: () => poll(net, ['a']), path: `/${net}/poll` },
-  { what: `${net} poll option of 25 characters`, at: () => poll(net, ['x'.repeat(25), 'b']), over: () => poll(net, ['x'.repeat(26), 'b']), path: `/${net}/poll/0` },
-  { what: `${net} poll option of 1 character (0 is too few)`, at: () => poll(net, ['a', 'b']), over: () => poll(net, ['a', '']), path: `/${net}/poll/1` },
+  {
+    what: `${net} poll option of 25 characters`,
+    at: () => poll(net, ['x'.repeat(25), 'b']),
+    over: () => poll(net, ['x'.repeat(26), 'b']),
+    path: `/${net}/poll/0`,
+  },
+  {
+    what: `${net} poll option of 1 character (0 is too few)`,
+    at: () => poll(net, ['a', 'b']),
+    over: () => poll(net, ['a', '']),
+    path: `/${net}/poll/1`,
+  },
 ]);
 const durationCases: Case[] = [
-  { what: 'microblogNet pollDuration of 10080 minutes', at: () => poll('microblogNet', ['a', 'b'], { pollDuration: 10080 }), over: () => poll('microblogNet', ['a', 'b'], { pollDuration: 10081 }), path: '/microblogNet/pollDuration' },
-  { what: 'microblogNet pollDuration of 5 minutes (4 is too short)', at: () => poll('microblogNet', ['a', 'b'], { pollDuration: 5 }), over: () => poll('microblogNet', ['a', 'b'], { pollDuration: 4 }), path: '/microblogNet/pollDuration' },
+  {
+    what: 'microblogNet pollDuration of 10080 minutes',
+    at: () => poll('microblogNet', ['a', 'b'], { pollDuration: 10080 }),
+    over: () => poll('microblogNet', ['a', 'b'], { pollDuration: 10081 }),
+    path: '/microblogNet/pollDuration',
+  },
+  {
+    what: 'microblogNet pollDuration of 5 minutes (4 is too short)',
+    at: () => poll('microblogNet', ['a', 'b'], { pollDuration: 5 }),
+    over: () => poll('microblogNet', ['a', 'b'], { pollDuration: 4 }),
+    path: '/microblogNet/pollDuration',
+  },
 ];
-const cards = (n: number) => Array.from({ length: n }, (_, i) => ({ link: 'https://a.b', mediaLibId: `img${i}`, callToAction: 'NO_BUTTON' }));
+const cards = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ link: 'https://a.b', mediaLibId: `img${i}`, callToAction: 'NO_BUTTON' }));
 const carouselCases: Case[] = [
-  { what: 'generalNet carousel of 10 cards', at: () => settings('generalNet', { carousels: cards(10) }), over: () => settings('generalNet', { carousels: cards(11) }), path: '/generalNet/carousels' },
-  { what: 'generalNet carousel of 2 cards (1 is too few)', at: () => settings('generalNet', { carousels: cards(2) }), over: () => settings('generalNet', { carousels: cards(1) }), path: '/generalNet/carousels' },
+  {
+    what: 'generalNet carousel of 10 cards',
+    at: () => settings('generalNet', { carousels: cards(10) }),
+    over: () => settings('generalNet', { carousels: cards(11) }),
+    path: '/generalNet/carousels',
+  },
+  {
+    what: 'generalNet carousel of 2 cards (1 is too few)',
+    at: () => settings('generalNet', { carousels: cards(2) }),
+    over: () => settings('generalNet', { carousels: cards(1) }),
+    path: '/generalNet/carousels',
+  },
 ];
 
 describe.each([
@@ -148,24 +215,32 @@ describe('other network rules', () => {
   });
 
   it('refuses images and a video together on microblogNet, and video on listingNet', () => {
-    expect(check(content('microblogNet', { type: 'MEDIA', medias: group([...images(1), ...videos(1)]) })).map((p) => p.path)).toEqual(['/medias/0/mediaFiles']);
+    expect(check(content('microblogNet', { type: 'MEDIA', medias: group([...images(1), ...videos(1)]) })).map((p) => p.path)).toEqual([
+      '/medias/0/mediaFiles',
+    ]);
     expect(check(content('listingNet', { type: 'MEDIA', medias: group(videos(1)) })).map((p) => p.path)).toEqual(['/medias/0/mediaFiles']);
   });
 
   it('refuses a caption on a STORY where the network shows stories without text, naming the network', () => {
     const story = content('photoNet', { type: 'STORY', medias: group(images(1)) });
     const problems = check(story);
-    expect(problems).toEqual([{ path: '/captions/0/plainText', message: expect.stringMatching(/^photoNet: Stories do not support captions/) }]);
+    expect(problems).toEqual([
+      { path: '/captions/0/plainText', message: expect.stringMatching(/^photoNet: Stories do not support captions/) },
+    ]);
     expect(check({ ...story, captions: [] })).toEqual([]);
   });
 
   it('refuses a type the network does not publish', () => {
-    expect(check(content('videoNet'))).toEqual([{ path: '/type', message: expect.stringMatching(/^videoNet: STATUS posts are not supported/) }]);
+    expect(check(content('videoNet'))).toEqual([
+      { path: '/type', message: expect.stringMatching(/^videoNet: STATUS posts are not supported/) },
+    ]);
   });
 
   it('reports a problem shared by several networks once, naming them all', () => {
     const both = { ...content('photoNet'), profileIds: ['photoNet', 'photoNetV2'] };
-    expect(check(both)).toEqual([{ path: '/type', message: expect.stringMatching(/^photoNet, photoNetV2: STATUS posts are not supported/) }]);
+    expect(check(both)).toEqual([
+      { path: '/type', message: expect.stringMatching(/^photoNet, photoNetV2: STATUS posts are not supported/) },
+    ]);
   });
 
   it('checks each network against its own caption when it has one', () => {

@@ -7,7 +7,15 @@ import { checkPost, type PostContent, type RuleMode } from './post.rules';
 
 const profile = (id: string, net: string, publishReady = true): [string, ProfileItem] => [
   id,
-  { id, name: `Name ${id}`, username: id, picture: '', net: { code: net, name: net }, publishReady, statusLevel: publishReady ? 'OK' : 'ERROR' },
+  {
+    id,
+    name: `Name ${id}`,
+    username: id,
+    picture: '',
+    net: { code: net, name: net },
+    publishReady,
+    statusLevel: publishReady ? 'OK' : 'ERROR',
+  },
 ];
 const PROFILES = new Map<string, ProfileItem>([
   ...NETWORK_KEYS.map((n) => profile(`p-${n}`, n)),
@@ -16,9 +24,24 @@ const PROFILES = new Map<string, ProfileItem>([
 ]);
 const item = (id: string, mimeType: string, status = 'SUCCESS'): [string, MediaItem] => [
   id,
-  { id, status, mimeType, kind: mimeType.startsWith('video/') ? 'VIDEO' : 'IMAGE', sizeBytes: 1000, durationSec: mimeType.startsWith('video/') ? 10 : null, url: `u/${id}` },
+  {
+    id,
+    status,
+    mimeType,
+    kind: mimeType.startsWith('video/') ? 'VIDEO' : 'IMAGE',
+    sizeBytes: 1000,
+    durationSec: mimeType.startsWith('video/') ? 10 : null,
+    url: `u/${id}`,
+  },
 ];
-const MEDIA = new Map<string, MediaItem>([item('img', 'image/jpeg'), item('img2', 'image/png'), item('vid', 'video/mp4'), item('vid2', 'video/mp4'), item('proc', '', 'PROCESSING'), item('err', '', 'ERROR')]);
+const MEDIA = new Map<string, MediaItem>([
+  item('img', 'image/jpeg'),
+  item('img2', 'image/png'),
+  item('vid', 'video/mp4'),
+  item('vid2', 'video/mp4'),
+  item('proc', '', 'PROCESSING'),
+  item('err', '', 'ERROR'),
+]);
 
 const post = (over: Partial<PostContent>): PostContent => ({
   type: 'STATUS',
@@ -31,9 +54,18 @@ const post = (over: Partial<PostContent>): PostContent => ({
   ...over,
 });
 const files = (...ids: string[]) => ({ mediaFiles: ids.map((mediaLibId) => ({ mediaLibId })), net: null });
-const link = (over: Record<string, unknown> = {}) => ({ link: 'https://example.com', linkTitle: null, linkDescription: null, mediaLibId: null, net: null, ...over });
+const link = (over: Record<string, unknown> = {}) => ({
+  link: 'https://example.com',
+  linkTitle: null,
+  linkDescription: null,
+  mediaLibId: null,
+  net: null,
+  ...over,
+});
 const check = (over: Partial<PostContent>, mode: RuleMode = 'save') =>
-  checkPost(post(over), { mode, profiles: PROFILES, media: MEDIA, labelIds: new Set(['l1']) }).map((d) => d.path).sort();
+  checkPost(post(over), { mode, profiles: PROFILES, media: MEDIA, labelIds: new Set(['l1']) })
+    .map((d) => d.path)
+    .sort();
 
 describe('type rules', () => {
   it.each<[string, Partial<PostContent>, string[]]>([
@@ -66,7 +98,17 @@ describe('references', () => {
     ['an unknown link preview image', { type: 'LINK', links: [link({ mediaLibId: 'nope' })] }, ['/links/0/mediaLibId']],
     [
       'an unknown carousel card image',
-      { profileIds: ['p-generalNet'], networks: { generalNet: { carousels: [{ link: 'https://a.b', mediaLibId: 'nope' }, { link: 'https://a.b', mediaLibId: 'img' }] } } },
+      {
+        profileIds: ['p-generalNet'],
+        networks: {
+          generalNet: {
+            carousels: [
+              { link: 'https://a.b', mediaLibId: 'nope' },
+              { link: 'https://a.b', mediaLibId: 'img' },
+            ],
+          },
+        },
+      },
       ['/generalNet/carousels/0/mediaLibId'],
     ],
     ['a profile of the workspace', { profileIds: ['p-generalNet'] }, []],
@@ -88,7 +130,10 @@ describe('references', () => {
 
   it('names the profile and its network in the message', () => {
     const [d] = checkPost(post({ profileIds: ['p-down'] }), { mode: 'publish', profiles: PROFILES, media: MEDIA, labelIds: new Set() });
-    expect(d).toEqual({ path: '/profileIds/0', message: expect.stringContaining('"Name p-down" (generalNet) is not connected for publishing') });
+    expect(d).toEqual({
+      path: '/profileIds/0',
+      message: expect.stringContaining('"Name p-down" (generalNet) is not connected for publishing'),
+    });
   });
 });
 
@@ -98,19 +143,48 @@ describe('per-network captions, medias, links and settings', () => {
     ['a caption for a targeted network', { ...gen, captions: [{ plainText: 'x', firstComment: null, net: 'generalNet' }] }, []],
     [
       'a caption for a network not targeted',
-      { ...gen, captions: [{ plainText: 'x', firstComment: null, net: null }, { plainText: 'x', firstComment: null, net: 'photoNet' }] },
+      {
+        ...gen,
+        captions: [
+          { plainText: 'x', firstComment: null, net: null },
+          { plainText: 'x', firstComment: null, net: 'photoNet' },
+        ],
+      },
       ['/captions/1/net'],
     ],
-    ['two common captions', { captions: [{ plainText: 'a', firstComment: null, net: null }, { plainText: 'b', firstComment: null, net: null }] }, ['/captions/1/net']],
+    [
+      'two common captions',
+      {
+        captions: [
+          { plainText: 'a', firstComment: null, net: null },
+          { plainText: 'b', firstComment: null, net: null },
+        ],
+      },
+      ['/captions/1/net'],
+    ],
     [
       'two captions for one network',
-      { ...gen, captions: [{ plainText: 'a', firstComment: null, net: 'generalNet' }, { plainText: 'b', firstComment: null, net: 'generalNet' }] },
+      {
+        ...gen,
+        captions: [
+          { plainText: 'a', firstComment: null, net: 'generalNet' },
+          { plainText: 'b', firstComment: null, net: 'generalNet' },
+        ],
+      },
       ['/captions/1/net'],
     ],
-    ['a media group for a network not targeted', { type: 'MEDIA', medias: [{ mediaFiles: [{ mediaLibId: 'img' }], net: 'videoNet' }] }, ['/medias/0/net']],
+    [
+      'a media group for a network not targeted',
+      { type: 'MEDIA', medias: [{ mediaFiles: [{ mediaLibId: 'img' }], net: 'videoNet' }] },
+      ['/medias/0/net'],
+    ],
     ['a link for a network not targeted', { type: 'LINK', links: [link({ net: 'microblogNet' })] }, ['/links/0/net']],
     ['settings of a network not targeted', { ...gen, networks: { videoNet: { title: 't' } } }, ['/videoNet']],
-    ['settings of a targeted network', { type: 'REEL', medias: [files('vid')], profileIds: ['p-videoNet'], networks: { videoNet: { title: 't' } } }, []],
+    [
+      'settings of a targeted network',
+      { type: 'REEL', medias: [files('vid')], profileIds: ['p-videoNet'], networks: { videoNet: { title: 't' } } },
+      [],
+    ],
   ])('%s → %j', (_name, over, expected) => {
     expect(check(over)).toEqual(expected);
   });
@@ -122,7 +196,11 @@ describe('network object rules', () => {
   it.each<[string, Partial<PostContent>, string[]]>([
     ['listingNet STANDARD alone', listing({ postTopicType: 'STANDARD' }), []],
     ['listingNet EVENT complete', listing(event), []],
-    ['listingNet EVENT without title, startAt, endAt', listing({ postTopicType: 'EVENT' }), ['/listingNet/endAt', '/listingNet/startAt', '/listingNet/title']],
+    [
+      'listingNet EVENT without title, startAt, endAt',
+      listing({ postTopicType: 'EVENT' }),
+      ['/listingNet/endAt', '/listingNet/startAt', '/listingNet/title'],
+    ],
     ['listingNet OFFER without title', listing({ ...event, postTopicType: 'OFFER', title: undefined }), ['/listingNet/title']],
     ['listingNet EVENT ending when it starts', listing({ ...event, endAt: event.startAt }), ['/listingNet/endAt']],
     ['listingNet EVENT ending 1 ms after it starts', listing({ ...event, endAt: '2030-01-01T10:00:00.001Z' }), []],
@@ -131,8 +209,16 @@ describe('network object rules', () => {
     ['listingNet ctaType CALL without ctaLink', listing({ postTopicType: 'STANDARD', ctaType: 'CALL' }), []],
     ['listingNet couponCode on a STANDARD post', listing({ postTopicType: 'STANDARD', couponCode: 'X' }), ['/listingNet/couponCode']],
     ['listingNet termConditions on an EVENT', listing({ ...event, termConditions: 'T' }), ['/listingNet/termConditions']],
-    ['listingNet couponCode and termConditions on an OFFER', listing({ ...event, postTopicType: 'OFFER', couponCode: 'X', termConditions: 'T' }), []],
-    ['microblogNet pollDuration without a poll', { profileIds: ['p-microblogNet'], networks: { microblogNet: { pollDuration: 60 } } }, ['/microblogNet/pollDuration']],
+    [
+      'listingNet couponCode and termConditions on an OFFER',
+      listing({ ...event, postTopicType: 'OFFER', couponCode: 'X', termConditions: 'T' }),
+      [],
+    ],
+    [
+      'microblogNet pollDuration without a poll',
+      { profileIds: ['p-microblogNet'], networks: { microblogNet: { pollDuration: 60 } } },
+      ['/microblogNet/pollDuration'],
+    ],
   ])('%s → %j', (_name, over, expected) => {
     expect(check(over)).toEqual(expected);
   });

@@ -5,10 +5,7 @@ import { checkNetworkContent, isNetworkKey, NETWORK_KEYS, type NetworkKey, type 
 import type { PostRecord } from './post.types';
 
 /** The content of a post that the rules look at (a saved post or the result of applying a PUT). */
-export type PostContent = Pick<
-  PostRecord,
-  'type' | 'profileIds' | 'captions' | 'medias' | 'links' | 'labelIds' | 'networks'
->;
+export type PostContent = Pick<PostRecord, 'type' | 'profileIds' | 'captions' | 'medias' | 'links' | 'labelIds' | 'networks'>;
 
 /**
  * `save`: create and update: everything referenced exists, and the content fits every targeted network.
@@ -87,7 +84,10 @@ function profileRules(p: PostContent, ctx: RuleContext): ErrorDetail[] {
     const profile = ctx.profiles.get(id);
     if (!profile) return out.push({ path, message: `profile ${id} is not a connected profile of this workspace` });
     if (!isNetworkKey(profile.net?.code)) {
-      return out.push({ path, message: `profile ${id} (${profile.net?.code ?? 'no network'}) is on a network posts cannot be published to` });
+      return out.push({
+        path,
+        message: `profile ${id} (${profile.net?.code ?? 'no network'}) is on a network posts cannot be published to`,
+      });
     }
     if (ctx.mode === 'publish' && !profile.publishReady) {
       out.push({
@@ -125,7 +125,10 @@ function perNetworkItemRules(p: PostContent, targeted: Set<NetworkKey>): ErrorDe
       }
       const key = net ?? '(common)';
       if (onePerNet && seen.has(key)) {
-        out.push({ path: `/${field}/${i}/net`, message: net ? `another item of ${field} is already for ${net}` : `another item of ${field} is already common (net null)` });
+        out.push({
+          path: `/${field}/${i}/net`,
+          message: net ? `another item of ${field} is already for ${net}` : `another item of ${field} is already common (net null)`,
+        });
       }
       seen.add(key);
     });
@@ -237,7 +240,13 @@ function pickIndex(items: readonly { net: NetworkKey | null }[], net: NetworkKey
   return common >= 0 ? common : null;
 }
 
-function requestPath(v: NetworkViolation, net: NetworkKey, captionIndex: number | null, groupIndex: number | null, fileIndex: number[]): string {
+function requestPath(
+  v: NetworkViolation,
+  net: NetworkKey,
+  captionIndex: number | null,
+  groupIndex: number | null,
+  fileIndex: number[],
+): string {
   const [, head, ...rest] = v.path.split('/');
   switch (head) {
     case 'type':

@@ -20,7 +20,9 @@ describe('the request schema', () => {
   });
 
   it('rejects a callToAction outside the documented list', () => {
-    expect(problems(() => create({ type: 'STATUS', generalNet: { carousels: [card('NO_BUTTON'), card('BUY_NOW')] } }))).toEqual(['/generalNet/carousels/1/callToAction']);
+    expect(problems(() => create({ type: 'STATUS', generalNet: { carousels: [card('NO_BUTTON'), card('BUY_NOW')] } }))).toEqual([
+      '/generalNet/carousels/1/callToAction',
+    ]);
   });
 
   it.each([...REPLY_SETTINGS])('accepts microblogNet replySettings %s', (v) => {
@@ -45,7 +47,11 @@ describe('the request schema', () => {
     ['a poll option that is not a string', { type: 'STATUS', conversationNet: { poll: ['a', 2] } }, ['/conversationNet/poll/1']],
     ['an unknown field of a network object', { type: 'STATUS', videoNet: { tags: [] } }, ['/videoNet/tags']],
     ['a non-boolean flag', { type: 'STATUS', shortVideoNet: { disableDuet: 'yes' } }, ['/shortVideoNet/disableDuet']],
-    ['a carousel card without link and mediaLibId', { type: 'STATUS', generalNet: { carousels: [{}] } }, ['/generalNet/carousels/0/link', '/generalNet/carousels/0/mediaLibId']],
+    [
+      'a carousel card without link and mediaLibId',
+      { type: 'STATUS', generalNet: { carousels: [{}] } },
+      ['/generalNet/carousels/0/link', '/generalNet/carousels/0/mediaLibId'],
+    ],
   ])('rejects %s', (_name, body, expected) => {
     expect(problems(() => create(body)).sort()).toEqual(expected.sort());
   });

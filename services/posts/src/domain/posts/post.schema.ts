@@ -47,10 +47,10 @@ export const networkObjectSchemas: Record<(typeof NETWORK_KEYS)[number], object>
     carousels: {
       type: ['array', 'null'],
       maxItems: 50,
-      items: obj(
-        { link: httpUrl, title: str, description: str, mediaLibId: id, callToAction: { enum: [...CAROUSEL_CALLS_TO_ACTION] } },
-        ['link', 'mediaLibId'],
-      ),
+      items: obj({ link: httpUrl, title: str, description: str, mediaLibId: id, callToAction: { enum: [...CAROUSEL_CALLS_TO_ACTION] } }, [
+        'link',
+        'mediaLibId',
+      ]),
     },
     carouselEndCard: bool,
   }),
@@ -114,10 +114,7 @@ const fields = {
   links: {
     type: 'array',
     maxItems: 20,
-    items: obj(
-      { link: httpUrl, linkTitle: nullable(str), linkDescription: nullable(str), mediaLibId: nullable(id), net },
-      ['link'],
-    ),
+    items: obj({ link: httpUrl, linkTitle: nullable(str), linkDescription: nullable(str), mediaLibId: nullable(id), net }, ['link']),
   },
   briefing: nullable(obj({ markdown: str }, ['markdown'])),
   labelIds: { type: 'array', maxItems: 50, items: id },

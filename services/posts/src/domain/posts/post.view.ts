@@ -62,7 +62,13 @@ export function postView(p: PostRecord, l: ViewLookups): Record<string, unknown>
     const defaults = NETWORK_OBJECT_DEFAULTS[net];
     if (given || defaults) view[net] = { ...(defaults ?? {}), ...(given ?? {}) };
   }
-  view['stageHistory'] = p.stageHistory.map((h) => ({ at: new Date(h.at).toISOString(), operation: h.operation, from: h.from, to: h.to, comment: h.comment }));
+  view['stageHistory'] = p.stageHistory.map((h) => ({
+    at: new Date(h.at).toISOString(),
+    operation: h.operation,
+    from: h.from,
+    to: h.to,
+    comment: h.comment,
+  }));
   view['createdAt'] = p.createdAt.toISOString();
   view['updatedAt'] = p.updatedAt.toISOString();
   return view;

@@ -145,7 +145,8 @@ export class PostsUseCases {
     const publishAt = 'publishAt' in patch ? (patch.publishAt ? new Date(patch.publishAt) : null) : post.publishAt;
     const scheduled = post.stage === 'SCHEDULED';
     const timeProblems: ErrorDetail[] = [];
-    if (scheduled && !publishAt) timeProblems.push({ path: '/publishAt', message: 'a SCHEDULED post needs publishAt; unschedule it first' });
+    if (scheduled && !publishAt)
+      timeProblems.push({ path: '/publishAt', message: 'a SCHEDULED post needs publishAt; unschedule it first' });
     else if (scheduled && 'publishAt' in patch && publishAt!.getTime() <= now.getTime()) {
       timeProblems.push({ path: '/publishAt', message: 'must be in the future for a SCHEDULED post; use publishNow to publish at once' });
     }
@@ -160,7 +161,10 @@ export class PostsUseCases {
       publishAt,
       profileNets,
       stage,
-      stageHistory: stage === post.stage ? post.stageHistory : [...post.stageHistory, { at: now, operation: 'update', from: post.stage, to: stage, comment: null }],
+      stageHistory:
+        stage === post.stage
+          ? post.stageHistory
+          : [...post.stageHistory, { at: now, operation: 'update', from: post.stage, to: stage, comment: null }],
       version: post.version + 1,
       updatedAt: now,
     };

@@ -62,10 +62,7 @@ export const isStageOperation = (v: string): v is StageOperation => (STAGE_OPERA
  * passed this check just before the due time still loses: the dispatcher claims the post with a
  * compare-and-set, so the change's own compare-and-set fails.)
  */
-export function isBeingPublished(
-  post: { stage: Stage; publishAt: Date | null; dispatch?: { state: string } | null },
-  now: Date,
-): boolean {
+export function isBeingPublished(post: { stage: Stage; publishAt: Date | null; dispatch?: { state: string } | null }, now: Date): boolean {
   if (post.stage !== 'SCHEDULED') return false;
   return post.dispatch?.state === 'DISPATCHED' || (post.publishAt !== null && post.publishAt.getTime() <= now.getTime());
 }
@@ -81,11 +78,7 @@ export function nextStage(
 ): Stage {
   const t = TRANSITIONS[op];
   if (!t.from.includes(post.stage)) {
-    throw new AppError(
-      ErrorCodes.INVALID_TRANSITION,
-      409,
-      `${op} is not allowed from ${post.stage} (allowed from ${t.from.join(', ')}).`,
-    );
+    throw new AppError(ErrorCodes.INVALID_TRANSITION, 409, `${op} is not allowed from ${post.stage} (allowed from ${t.from.join(', ')}).`);
   }
   if (isBeingPublished(post, now)) throw protectedStage(op);
   if (t.to !== 'PREVIOUS') return t.to;

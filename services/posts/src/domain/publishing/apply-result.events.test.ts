@@ -5,7 +5,13 @@ import { ApplyPublishResult } from './apply-result.use-case';
 import type { PublishingPosts } from './ports';
 
 const now = new Date('2030-01-01T00:00:00Z');
-const entry = (profileId: string, status: PlanEntry['status']): PlanEntry => ({ profileId, status, revision: 2, networkPostId: null, reason: null });
+const entry = (profileId: string, status: PlanEntry['status']): PlanEntry => ({
+  profileId,
+  status,
+  revision: 2,
+  networkPostId: null,
+  reason: null,
+});
 
 function setup(plan: PlanEntry[]) {
   let stored = {
@@ -27,7 +33,9 @@ function setup(plan: PlanEntry[]) {
     },
   } as unknown as PublishingPosts;
   const emitted: { type: string; payload: any; ws: string }[] = [];
-  const events: EventEmitter = { emit: <T>(def: EventDefinition<T>, payload: T, ws: string) => void emitted.push({ type: def.type, payload, ws }) };
+  const events: EventEmitter = {
+    emit: <T>(def: EventDefinition<T>, payload: T, ws: string) => void emitted.push({ type: def.type, payload, ws }),
+  };
   return { apply: new ApplyPublishResult(posts, () => now, events), emitted };
 }
 
@@ -37,7 +45,9 @@ const result = (profileId: string, status: PublishCompleted['status']): PublishC
   revision: 2,
   status,
   attempts: 1,
-  ...(status === 'PUBLISHED' ? { networkPostId: `n-${profileId}`, publishedAt: now.toISOString() } : { error: { code: 'NETWORK_REJECTED', message: 'too long' } }),
+  ...(status === 'PUBLISHED'
+    ? { networkPostId: `n-${profileId}`, publishedAt: now.toISOString() }
+    : { error: { code: 'NETWORK_REJECTED', message: 'too long' } }),
 });
 
 describe('domain events of publish results', () => {
@@ -58,7 +68,11 @@ describe('domain events of publish results', () => {
     await apply.execute('w1', result('b', 'FAILED'));
     await apply.execute('w1', result('b', 'FAILED'));
     expect(emitted.map((e) => e.type)).toEqual(['post.failed', 'post.stage_changed']);
-    expect(emitted[0]!.payload).toMatchObject({ profileId: 'b', net: 'photoNet', error: { code: 'NETWORK_REJECTED', message: 'too long' } });
+    expect(emitted[0]!.payload).toMatchObject({
+      profileId: 'b',
+      net: 'photoNet',
+      error: { code: 'NETWORK_REJECTED', message: 'too long' },
+    });
     expect(emitted[1]!.payload).toMatchObject({ from: 'SCHEDULED', to: 'PUBLISHED_FAILED', operation: 'publishResult' });
   });
 });

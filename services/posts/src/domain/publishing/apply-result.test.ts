@@ -70,7 +70,10 @@ describe('results whose outcome is unknown', () => {
   });
 
   it('leaves nothing to dispatch or watch once every profile is settled', () => {
-    const dispatched = { ...post([entry('a', 'PUBLISHED'), entry('b', 'PENDING')]), dispatch: { state: 'DISPATCHED' } } as unknown as PostRecord;
+    const dispatched = {
+      ...post([entry('a', 'PUBLISHED'), entry('b', 'PENDING')]),
+      dispatch: { state: 'DISPATCHED' },
+    } as unknown as PostRecord;
     expect(applyResult(dispatched, result('b', 'PUBLISHED'), now)!.dispatch).toBeNull();
     const half = { ...post([entry('a', 'PENDING'), entry('b', 'PENDING')]), dispatch: { state: 'DISPATCHED' } } as unknown as PostRecord;
     expect(applyResult(half, result('b', 'PUBLISHED'), now)!.dispatch).toEqual({ state: 'DISPATCHED' });

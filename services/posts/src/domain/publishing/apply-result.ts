@@ -56,5 +56,4 @@ export function stageAfterResults(stage: Stage, plan: PostRecord['plan']): Stage
   return stage;
 }
 
-export const hasPending = (post: PostRecord, revision: number) =>
-  post.plan.some((e) => e.status === 'PENDING' && e.revision === revision);
+export const hasPending = (post: PostRecord, revision: number) => post.plan.some((e) => e.status === 'PENDING' && e.revision === revision);

@@ -54,7 +54,11 @@ export class ApplyPublishResult {
     const entry = after.plan.find((e) => e.profileId === r.profileId);
     if (r.status === 'PUBLISHED' && before.plan.find((e) => e.profileId === r.profileId)?.status !== 'PUBLISHED') {
       const networkPostId = entry?.networkPostId ?? null;
-      this.events.emit(postPublishedEvent, { postId: r.postId, profileId: r.profileId, net, networkPostId, publishedAt: r.publishedAt ?? at, postVersion }, workspaceId);
+      this.events.emit(
+        postPublishedEvent,
+        { postId: r.postId, profileId: r.profileId, net, networkPostId, publishedAt: r.publishedAt ?? at, postVersion },
+        workspaceId,
+      );
     } else if (r.status === 'FAILED' && entry?.status === 'FAILED') {
       const error = entry.error ?? r.error ?? { code: 'PUBLISH_FAILED', message: entry.reason ?? 'Publishing failed.' };
       this.events.emit(postFailedEvent, { postId: r.postId, profileId: r.profileId, net, error, failedAt: at, postVersion }, workspaceId);

@@ -83,7 +83,9 @@ export class Dispatcher {
       while (next < due.length && !this.stopped) {
         const d = due[next++]!;
         if (!(await this.untilDue(d.dueAt))) return;
-        await this.claimAndSend(d).catch((err) => void log.warn('dispatch failed; the next tick tries again', { postId: d.postId, ...errorFields(err) }));
+        await this.claimAndSend(d).catch(
+          (err) => void log.warn('dispatch failed; the next tick tries again', { postId: d.postId, ...errorFields(err) }),
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, due.length) }, worker));
@@ -128,7 +130,10 @@ export class Dispatcher {
           ? { ...p, dispatch: { ...p.dispatch, state: 'WAITING', dueAt: this.now(), checkAt: null }, version: p.version + 1 }
           : null,
       )
-      .catch((err) => void log.warn('could not hand the revision back; the watchdog will settle it', { postId: claimed.id, ...errorFields(err) }));
+      .catch(
+        (err) =>
+          void log.warn('could not hand the revision back; the watchdog will settle it', { postId: claimed.id, ...errorFields(err) }),
+      );
   }
 }
 
@@ -141,7 +146,12 @@ export function jobFor(post: PostRecord, profileId: string): PublishRequested {
     caption: c.caption?.plainText ?? null,
     firstComment: c.caption?.firstComment?.plainText ?? null,
     mediaLibIds: c.mediaLibIds,
-    links: c.links.map((l) => ({ link: l.link, title: l.linkTitle ?? null, description: l.linkDescription ?? null, mediaLibId: l.mediaLibId ?? null })),
+    links: c.links.map((l) => ({
+      link: l.link,
+      title: l.linkTitle ?? null,
+      description: l.linkDescription ?? null,
+      mediaLibId: l.mediaLibId ?? null,
+    })),
     settings: c.settings,
   };
   const dueAt = (post.dispatch?.dueAt ?? post.publishAt ?? new Date()).toISOString();

@@ -77,7 +77,13 @@ describe('publish jobs carry the id of the request that planned them', () => {
 
     await new Watchdog(postsOf(post('req-schedule-1')), queue, { tickMs: 1000, timeoutMs: 60000, maxIntervalMs: 600000 }, () => now).tick();
 
-    expect(seen).toEqual([{ kind: 'reconcile', job: expect.objectContaining({ mode: 'reconcile', content: expect.objectContaining({ caption: 'hi' }) }), ctx: traced }]);
+    expect(seen).toEqual([
+      {
+        kind: 'reconcile',
+        job: expect.objectContaining({ mode: 'reconcile', content: expect.objectContaining({ caption: 'hi' }) }),
+        ctx: traced,
+      },
+    ]);
   });
 
   it('falls back to no request id for a revision planned without one', async () => {

@@ -21,7 +21,12 @@ export function planOrigin(post: { dispatch: { requestId: string | null; tracepa
  * in the schedule request's trace, so one trace shows the request, the wait (the gap before this
  * span), the jobs, the network calls and the results.
  */
-export function inPlanContext<T>(plan: PlanOrigin, spanName: string, attributes: Record<string, string | number>, fn: () => Promise<T>): Promise<T> {
+export function inPlanContext<T>(
+  plan: PlanOrigin,
+  spanName: string,
+  attributes: Record<string, string | number>,
+  fn: () => Promise<T>,
+): Promise<T> {
   // Revisions planned without a request id: their jobs fall back to their own envelope ids.
   const ids = plan.requestId ? { requestId: plan.requestId, correlationId: plan.requestId } : {};
   const withRequest = plan.requestId ? { ...attributes, 'request.id': plan.requestId } : attributes;

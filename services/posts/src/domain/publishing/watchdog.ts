@@ -62,7 +62,9 @@ export class Watchdog {
     for (const post of await this.posts.dueForCheck(now)) {
       if (this.stopped) return;
       await inPlanContext({ workspaceId: post.workspaceId, ...planOrigin(post) }, 'posts watchdog check', { 'post.id': post.id }, () =>
-        this.check(post, now).catch((err) => void log.warn('watchdog check failed; it stays due', { postId: post.id, ...errorFields(err) })),
+        this.check(post, now).catch(
+          (err) => void log.warn('watchdog check failed; it stays due', { postId: post.id, ...errorFields(err) }),
+        ),
       );
     }
   }
