@@ -106,14 +106,12 @@ describe('posts.v1 gRPC', () => {
     const conn = await mongoose
       .createConnection(h.env['MONGO_URL']!, { dbName: postsDbName({ mongoDbPrefix: h.env['MONGO_DB_PREFIX']! }) })
       .asPromise();
-    await conn
-      .collection('posts')
-      .updateOne(
-        { _id: post.id },
-        {
-          $set: { stage: 'PUBLISHED', plan: [{ profileId: 'gn', status: 'PUBLISHED', revision: 1, networkPostId: 'np-1', reason: null }] },
-        },
-      );
+    await conn.collection('posts').updateOne(
+      { _id: post.id },
+      {
+        $set: { stage: 'PUBLISHED', plan: [{ profileId: 'gn', status: 'PUBLISHED', revision: 1, networkPostId: 'np-1', reason: null }] },
+      },
+    );
     await conn.close();
     expect(await client.call('FindPublishedByLabels', { label_ids: [label], profile_id: '' }, { workspaceId: WS })).toEqual({
       items: [{ post_id: post.id, profile_id: 'gn', network_post_id: 'np-1', label_ids: [label] }],
