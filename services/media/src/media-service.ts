@@ -9,10 +9,13 @@ import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } 
 import { PostsUsageClient } from './clients/posts-usage.client';
 import { mediaDbName, type MediaConfig } from './config';
 import { buildContext, type ImportOverrides } from './context';
-import type { ImageProvider } from './domain/generation/image-provider';
-import { LocalImageProvider } from './domain/generation/local-image-provider';
-import { OpenAiImageProvider } from './domain/generation/openai-image-provider';
+import { LocalImageProvider } from './clients/local-image-provider';
+import { OpenAiImageProvider } from './clients/openai-image-provider';
+import { GenerateImage } from './domain/generation/generate-image.use-case';
+import type { ImageProvider } from './domain/generation/ports';
+import { MediaUseCases } from './domain/media.use-cases';
 import type { MediaUsage } from './domain/ports';
+import { StorageUseCases } from './domain/storage.use-cases';
 import { batchGetMedia } from './grpc/batch-get-media';
 import { MEDIA_RPC_CALLERS, mediaDefinition } from './grpc/media.grpc';
 import { readMediaFile } from './grpc/read-media-file';
@@ -65,15 +68,17 @@ export class MediaService {
     await syncIndexes(mongo);
     const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'media', topology: mediaTopology });
     const posts = overrides.usage ? undefined : new PostsUsageClient(cfg.postsGrpcUrl, signer);
-    const library = {
+    const library = new MediaUseCases({
       ...ctx,
       queue: new BrokerProcessingQueue(broker),
       usage: overrides.usage ?? posts!,
       uploadUrlTtlSeconds: cfg.uploadUrlTtlSeconds,
-    };
+    });
+    const generateImage = new GenerateImage({ ...ctx, provider: overrides.provider ?? imageProviderFor(cfg) });
+    const storage = new StorageUseCases({ ...ctx, maxUploadBytes: cfg.maxUploadBytes });
     const api = Router();
     api.use(mediaRoutes(library, cfg.maxUploadBytes));
-    api.use(assistantRoutes({ ...ctx, provider: overrides.provider ?? imageProviderFor(cfg) }));
+    api.use(assistantRoutes(generateImage));
 
     const grpc = new GrpcServer({ serviceName: 'media', verifier });
     grpc.addService<MediaServiceMethods>(
@@ -92,7 +97,7 @@ export class MediaService {
       host: cfg.host,
       port: cfg.port,
       api: { router: api, verifier },
-      publicRoutes: storageRoutes({ ...ctx, maxUploadBytes: cfg.maxUploadBytes }),
+      publicRoutes: storageRoutes(storage),
       readiness: [
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'broker', check: () => broker.isReady() },

@@ -4,8 +4,8 @@ import { createLogger, errorFields, runWithContext } from '@social/logger';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
 import { mediaDbName, type MediaConfig } from './config';
 import { buildContext, type ImportOverrides } from './context';
-import { sweepUnconfirmed } from './domain/media.use-cases';
-import { processMedia, type ProcessingDeps } from './domain/processing/process-media.use-case';
+import { ProcessMedia } from './domain/processing/process-media.use-case';
+import { SweepUnconfirmedUploads } from './domain/sweep-unconfirmed.use-case';
 import { mediaProcessingRequested, mediaTopology, PROCESSING_QUEUE } from './jobs/media-jobs';
 
 const log = createLogger('media:worker');
@@ -35,20 +35,21 @@ export class MediaWorker {
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: mediaDbName(cfg) });
     const ctx = buildContext(cfg, mongo, overrides);
     await syncIndexes(mongo);
-    const deps: ProcessingDeps = {
+    const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'media-worker', topology: mediaTopology });
+    const processMedia = new ProcessMedia({
       repo: ctx.repo,
       store: ctx.store,
       fetchPolicy: ctx.fetchPolicy,
       limits: { importMaxVideoBytes: cfg.importMaxVideoBytes, importMaxImageBytes: cfg.importMaxImageBytes },
-    };
-    const broker = await Broker.connect({ url: cfg.amqpUrl, connectionName: 'media-worker', topology: mediaTopology });
-    deps.events = new BrokerEventEmitter(broker);
-    // Idempotent by business key: processMedia acts only on media still PROCESSING.
+      events: new BrokerEventEmitter(broker),
+    });
+    const sweepUnconfirmed = new SweepUnconfirmedUploads(ctx);
+    // Idempotent by business key: ProcessMedia acts only on media still PROCESSING.
     const consumer = await broker.consume(
       PROCESSING_QUEUE,
       [mediaProcessingRequested],
       async (job) => {
-        await processMedia(deps, job.payload.mediaId);
+        await processMedia.execute(job.payload.mediaId);
       },
       { prefetch: cfg.workerPrefetch },
     );
@@ -61,7 +62,7 @@ export class MediaWorker {
       ],
     });
     const worker = new MediaWorker(cfg, mongo, broker, consumer, http, (now) =>
-      sweepUnconfirmed(ctx, cfg.unconfirmedUploadTtlMinutes, now),
+      sweepUnconfirmed.execute(cfg.unconfirmedUploadTtlMinutes, now),
     );
     worker.startSweeping();
     log.info('media worker running', { port: http.port, prefetch: cfg.workerPrefetch });

@@ -1,47 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { MediaRecord } from '../domain/media.types';
 
-export type MediaStatus = 'PROCESSING' | 'SUCCESS' | 'ERROR' | 'ARCHIVED';
-export type MediaSource = 'UPLOAD' | 'URL' | 'GENERATED';
-/** Where an upload stands: PENDING (no bytes yet), UPLOADED (bytes, not confirmed), CONFIRMED. */
-export type UploadState = 'PENDING' | 'UPLOADED' | 'CONFIRMED';
-export type MediaKind = 'IMAGE' | 'GIF' | 'VIDEO' | 'AUDIO';
-export type DestinationType = 'POST_MEDIA' | 'POST_LINK';
-
-export interface MediaSpecs {
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  fileSizeBytes: number;
-  fps: number | null;
-}
-
-export interface MediaDoc {
-  _id: string;
-  workspaceId: string;
-  name: string;
-  destinationType: DestinationType;
-  source: MediaSource;
-  status: MediaStatus;
-  uploadState: UploadState;
-  /** Kept while the upload is unconfirmed so the sweep finds candidates with an equality filter. */
-  unconfirmed: boolean;
-  mimeType: string | null;
-  kind: MediaKind | null;
-  specs: MediaSpecs | null;
-  declaredSpecs: Partial<MediaSpecs> | null;
-  fileUrl: string | null;
-  fileId: string | null;
-  /**
-   * The key a direct (presigned) upload to the store was given; adopted as fileId at confirmation
-   * when the store holds it. Null when uploads go through the service.
-   */
-  incomingId: string | null;
-  uploadedContentType: string | null;
-  previewId: string | null;
-  errorReason: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A media as stored: the domain's MediaRecord, one document per media in `media`. */
+export type MediaDoc = MediaRecord;
 
 const specsSchema = new Schema(
   {

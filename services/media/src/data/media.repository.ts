@@ -1,14 +1,19 @@
 import type { Connection, Model } from 'mongoose';
+import type { NewMedia } from '../domain/media.types';
+import type { MediaRecords } from '../domain/ports';
+import { newId } from './ids';
 import { mediaModel, type MediaDoc } from './media.model';
 
-export type NewMedia = Omit<MediaDoc, 'createdAt' | 'updatedAt'>;
-
 /** Media metadata; `workspaceId` first on every tenant query. Plain objects out. */
-export class MediaRepository {
+export class MediaRepository implements MediaRecords {
   private readonly model: Model<MediaDoc>;
 
   constructor(conn: Connection) {
     this.model = mediaModel(conn) as Model<MediaDoc>;
+  }
+
+  newId(): string {
+    return newId();
   }
 
   async create(fields: NewMedia): Promise<MediaDoc> {

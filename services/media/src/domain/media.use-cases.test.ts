@@ -1,15 +1,13 @@
 import { Readable } from 'node:stream';
-import type { MediaDoc } from '../data/media.model';
-import type { MediaRepository } from '../data/media.repository';
-import type { FileStore } from '../storage/file-store';
-import { blank, deleteMedia, type LibraryDeps } from './media.use-cases';
-import type { MediaUsage } from './ports';
+import { blank } from './media.rules';
+import type { MediaRecord } from './media.types';
+import { MediaUseCases, type MediaDeps } from './media.use-cases';
+import type { FileStore, MediaRecords, MediaUsage } from './ports';
 import { UrlSigner } from './signing';
 
 function fakes(usage: MediaUsage) {
-  const doc: MediaDoc = {
-    ...blank('ws-1', 'a.jpg', 'POST_MEDIA'),
-    _id: 'm1',
+  const doc: MediaRecord = {
+    ...blank('m1', 'ws-1', 'a.jpg', 'POST_MEDIA'),
     source: 'UPLOAD',
     uploadState: 'CONFIRMED',
     unconfirmed: false,
@@ -24,46 +22,46 @@ function fakes(usage: MediaUsage) {
   const repo = {
     find: async (ws: string, id: string) => (docs.get(id)?.workspaceId === ws ? docs.get(id)! : null),
     delete: async (ws: string, id: string) => docs.get(id)?.workspaceId === ws && docs.delete(id),
-  } as unknown as MediaRepository;
+  } as unknown as MediaRecords;
   const store = {
     delete: async (id: string) => void files.delete(id),
     read: () => Readable.from([]),
   } as unknown as FileStore;
   const signer = new UrlSigner('x'.repeat(16), 'http://gw');
-  const deps = { repo, store, usage, signer, urls: { signer, ttlSeconds: 60 } } as unknown as LibraryDeps;
-  return { deps, docs, files };
+  const deps = { repo, store, usage, signer, urls: { signer, ttlSeconds: 60 } } as unknown as MediaDeps;
+  return { media: new MediaUseCases(deps), docs, files };
 }
 
-describe('deleteMedia', () => {
+describe('MediaUseCases.delete', () => {
   it('refuses with 409 MEDIA_IN_USE while a scheduled post uses the media, and keeps everything', async () => {
-    const { deps, docs, files } = fakes({ count: async () => ({ total: 3, scheduled: 1 }) });
+    const { media, docs, files } = fakes({ count: async () => ({ total: 3, scheduled: 1 }) });
 
-    await expect(deleteMedia(deps, 'ws-1', 'm1')).rejects.toMatchObject({ status: 409, code: 'MEDIA_IN_USE' });
+    await expect(media.delete('ws-1', 'm1')).rejects.toMatchObject({ status: 409, code: 'MEDIA_IN_USE' });
     expect(docs.has('m1')).toBe(true);
     expect(files.size).toBe(2);
   });
 
   it('deletes metadata, file and preview when only unscheduled posts use it', async () => {
-    const { deps, docs, files } = fakes({ count: async () => ({ total: 2, scheduled: 0 }) });
+    const { media, docs, files } = fakes({ count: async () => ({ total: 2, scheduled: 0 }) });
 
-    await deleteMedia(deps, 'ws-1', 'm1');
+    await media.delete('ws-1', 'm1');
 
     expect(docs.has('m1')).toBe(false);
     expect(files.size).toBe(0);
   });
 
   it('fails safe with 503 when the posts service cannot be asked', async () => {
-    const { deps, docs } = fakes({ count: async () => Promise.reject(new Error('UNAVAILABLE')) });
+    const { media, docs } = fakes({ count: async () => Promise.reject(new Error('UNAVAILABLE')) });
 
-    await expect(deleteMedia(deps, 'ws-1', 'm1')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    await expect(media.delete('ws-1', 'm1')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     expect(docs.has('m1')).toBe(true);
   });
 
   it('answers 404 for a media of another workspace without asking posts', async () => {
     const count = jest.fn();
-    const { deps, docs } = fakes({ count });
+    const { media, docs } = fakes({ count });
 
-    await expect(deleteMedia(deps, 'ws-2', 'm1')).rejects.toMatchObject({ status: 404 });
+    await expect(media.delete('ws-2', 'm1')).rejects.toMatchObject({ status: 404 });
     expect(count).not.toHaveBeenCalled();
     expect(docs.has('m1')).toBe(true);
   });

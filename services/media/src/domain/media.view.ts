@@ -1,4 +1,4 @@
-import type { MediaDoc } from '../data/media.model';
+import type { MediaRecord } from './media.types';
 import { filePath, type UrlSigner } from './signing';
 
 export interface MediaView {
@@ -20,7 +20,7 @@ export interface FileUrls {
 }
 
 /** Signed GET addresses of the file and its preview, null until the media is SUCCESS. */
-export function signedUrls(doc: MediaDoc, urls: FileUrls, now = new Date()) {
+export function signedUrls(doc: MediaRecord, urls: FileUrls, now = new Date()) {
   if (doc.status !== 'SUCCESS' || !doc.fileId) return { path: null, preview: null };
   const expires = new Date(now.getTime() + urls.ttlSeconds * 1000);
   return {
@@ -30,7 +30,7 @@ export function signedUrls(doc: MediaDoc, urls: FileUrls, now = new Date()) {
 }
 
 /** The Media of spec 2.3. */
-export function toMediaView(doc: MediaDoc, urls: FileUrls): MediaView {
+export function toMediaView(doc: MediaRecord, urls: FileUrls): MediaView {
   const ready = doc.status === 'SUCCESS' && doc.specs;
   return {
     id: doc._id,
@@ -47,7 +47,7 @@ export function toMediaView(doc: MediaDoc, urls: FileUrls): MediaView {
 }
 
 /** The image-generation response of spec 4.6: kind IMAGE, specs with fps null, no createdAt. */
-export function toGeneratedView(doc: MediaDoc, urls: FileUrls) {
+export function toGeneratedView(doc: MediaRecord, urls: FileUrls) {
   return {
     id: doc._id,
     name: doc.name,

@@ -1,13 +1,13 @@
 import type { UnaryHandler } from '@social/grpc';
 import { badRequest } from '../domain/media.errors';
 import { signedUrls, type FileUrls } from '../domain/media.view';
-import type { MediaRepository } from '../data/media.repository';
+import type { MediaRecords } from '../domain/ports';
 import type { MediaInfo } from '@social/contracts';
 
 const MAX_IDS = 100;
 
 /** Media of the caller's workspace by id; unknown ids are simply absent. */
-export function batchGetMedia(repo: MediaRepository, urls: FileUrls): UnaryHandler<{ ids: string[] }, { items: MediaInfo[] }> {
+export function batchGetMedia(repo: MediaRecords, urls: FileUrls): UnaryHandler<{ ids: string[] }, { items: MediaInfo[] }> {
   return async (request, ctx) => {
     const ids = [...new Set(request.ids)];
     if (ids.length > MAX_IDS) throw badRequest([{ path: '/ids', message: `must have at most ${MAX_IDS} ids` }]);

@@ -1,15 +1,15 @@
 import { AppError, ErrorCodes } from '@social/errors';
 import type { ServerStreamHandler } from '@social/grpc';
 import { mediaNotFound } from '../domain/media.errors';
-import type { MediaRepository } from '../data/media.repository';
-import type { FileStore } from '../storage/file-store';
+import type { MediaRecords } from '../domain/ports';
+import type { FileStore } from '../domain/ports';
 import type { FileChunk } from '@social/contracts';
 
 /**
  * The stored file of a SUCCESS media of the caller's workspace, in the store's chunks (1 MiB), so
  * the publisher can upload it to a network without the file ever being whole in memory here.
  */
-export function readMediaFile(repo: MediaRepository, store: FileStore): ServerStreamHandler<{ id: string }, FileChunk> {
+export function readMediaFile(repo: MediaRecords, store: FileStore): ServerStreamHandler<{ id: string }, FileChunk> {
   return async function* (request, ctx) {
     const media = await repo.find(ctx.workspaceId, request.id);
     if (!media) throw mediaNotFound();

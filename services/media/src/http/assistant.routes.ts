@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { asyncHandler, validator, workspaceOf } from '@social/http';
-import { generateImage, type GenerateImageInput, type GenerationDeps } from '../domain/generation/generate-image.use-case';
+import type { GenerateImage, GenerateImageInput } from '../domain/generation/generate-image.use-case';
 import { badRequest } from '../domain/media.errors';
 import { generateImageSchema } from './media.schemas';
 
 const validateGenerate = validator<GenerateImageInput>(generateImageSchema);
 
-export function assistantRoutes(deps: GenerationDeps): Router {
+export function assistantRoutes(generateImage: GenerateImage): Router {
   const r = Router();
   r.post(
     '/assistant/generate-image',
@@ -17,7 +17,7 @@ export function assistantRoutes(deps: GenerationDeps): Router {
         const missing = input.targetWidth === undefined ? 'targetWidth' : 'targetHeight';
         throw badRequest([{ path: `/${missing}`, message: 'is required when the other target dimension is given' }]);
       }
-      res.status(201).json(await generateImage(deps, workspaceOf(req), input));
+      res.status(201).json(await generateImage.execute(workspaceOf(req), input));
     }),
   );
   return r;

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { asyncHandler } from '@social/http';
-import { FILE_CACHE_CONTROL, openFile, receiveUpload, type StorageDeps } from '../domain/storage.use-cases';
+import { FILE_CACHE_CONTROL, type StorageUseCases } from '../domain/storage.use-cases';
 
 /** The storage host (no API key, no internal token: every address carries its own signature). */
-export function storageRoutes(deps: StorageDeps): Router {
+export function storageRoutes(storage: StorageUseCases): Router {
   const r = Router();
   r.put(
     '/storage/uploads/:mediaId',
@@ -11,7 +11,7 @@ export function storageRoutes(deps: StorageDeps): Router {
       const len = req.headers['content-length'];
       let result;
       try {
-        result = await receiveUpload(deps, {
+        result = await storage.receiveUpload({
           mediaId: req.params['mediaId']!,
           query: req.query as Record<string, unknown>,
           contentType: req.headers['content-type'],
@@ -36,8 +36,7 @@ export function storageRoutes(deps: StorageDeps): Router {
   r.get(
     '/storage/files/:mediaId/:variant(original|preview)',
     asyncHandler(async (req, res) => {
-      const file = await openFile(
-        deps,
+      const file = await storage.openFile(
         req.params['mediaId']!,
         req.params['variant'] as 'original' | 'preview',
         req.query as Record<string, unknown>,

@@ -1,4 +1,4 @@
-import type { MediaKind } from '../../data/media.model';
+import type { MediaKind } from '../media.types';
 
 export interface DetectedType {
   mimeType: string;

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
-import type { MediaKind } from '../../data/media.model';
+import type { MediaKind } from '../media.types';
 
 const run = promisify(execFile);
 

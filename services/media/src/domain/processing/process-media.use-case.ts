@@ -2,10 +2,9 @@ import { Readable } from 'node:stream';
 import { mediaFailedEvent, mediaReadyEvent } from '@social/contracts';
 import { noEvents, type EventEmitter } from '@social/events';
 import { createLogger, errorFields } from '@social/logger';
-import type { MediaDoc, MediaKind, MediaSpecs } from '../../data/media.model';
-import type { MediaRepository } from '../../data/media.repository';
-import { formatBytes, limited, TooLargeError } from '../../storage/byte-limit';
-import type { FileStore } from '../../storage/file-store';
+import { formatBytes, limited, TooLargeError } from '../byte-limit';
+import type { MediaKind, MediaRecord, MediaSpecs } from '../media.types';
+import type { FileStore, MediaRecords } from '../ports';
 import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
 import { detectType } from './detect-type';
 import { probeAv, probeImage, UndecodableError, withLocalCopy } from './probe';
@@ -14,7 +13,7 @@ import { mediaProcessingDuration } from '@social/metrics';
 const log = createLogger('media:processing');
 
 export interface ProcessingDeps {
-  repo: MediaRepository;
+  repo: MediaRecords;
   store: FileStore;
   fetchPolicy: FetchPolicy;
   limits: { importMaxVideoBytes: number; importMaxImageBytes: number };
@@ -25,60 +24,65 @@ export interface ProcessingDeps {
 /** A problem with the file or its URL: the media turns ERROR with this reason (no retry helps). */
 class MediaRejected extends Error {}
 
+const processingDuration = mediaProcessingDuration();
+
 /**
  * The processing job: fetch the file when it was imported by URL, then detect its type from the
  * bytes, measure it with real decoders, make a preview and publish the result on the media.
  * Safe to run twice for one media: it only acts on media still PROCESSING, and the final update is
  * a compare-and-set. Infrastructure failures throw, so the job is retried.
  */
-const processingDuration = mediaProcessingDuration();
+export class ProcessMedia {
+  constructor(private readonly deps: ProcessingDeps) {}
 
-export async function processMedia(deps: ProcessingDeps, mediaId: string): Promise<void> {
-  let media = await deps.repo.findById(mediaId);
-  if (!media || media.status !== 'PROCESSING') return;
-  if (media.source === 'UPLOAD' && media.uploadState !== 'CONFIRMED') return;
-  const observe = processingDuration.startTimer({ kind: media.source === 'URL' ? 'import' : 'upload' });
-  try {
-    if (media.source === 'URL' && !media.fileId) media = await importFile(deps, media);
-    if (!media?.fileId) return;
-    const result = await analyse(deps, media.fileId);
-    const preview = result.preview ? await deps.store.write(bufferStream(result.preview), { contentType: 'image/jpeg', mediaId }) : null;
-    const done = await deps.repo.updateIf(
-      mediaId,
-      { status: 'PROCESSING', fileId: media.fileId },
-      {
-        status: 'SUCCESS',
-        mimeType: result.mimeType,
-        kind: result.kind,
-        specs: result.specs,
-        previewId: preview?.id ?? null,
-        errorReason: null,
-      },
-    );
-    // Deleted (or finished by another delivery) while we worked: do not leave our preview behind.
-    if (!done && preview) await deps.store.delete(preview.id);
-    if (done) {
-      log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
-      (deps.events ?? noEvents).emit(
-        mediaReadyEvent,
-        { mediaId, kind: result.kind, readyAt: done.updatedAt.toISOString() },
-        done.workspaceId,
+  async execute(mediaId: string): Promise<void> {
+    const deps = this.deps;
+    let media = await deps.repo.findById(mediaId);
+    if (!media || media.status !== 'PROCESSING') return;
+    if (media.source === 'UPLOAD' && media.uploadState !== 'CONFIRMED') return;
+    const observe = processingDuration.startTimer({ kind: media.source === 'URL' ? 'import' : 'upload' });
+    try {
+      if (media.source === 'URL' && !media.fileId) media = await importFile(deps, media);
+      if (!media?.fileId) return;
+      const result = await analyse(deps, media.fileId);
+      const preview = result.preview ? await deps.store.write(bufferStream(result.preview), { contentType: 'image/jpeg', mediaId }) : null;
+      const done = await deps.repo.updateIf(
+        mediaId,
+        { status: 'PROCESSING', fileId: media.fileId },
+        {
+          status: 'SUCCESS',
+          mimeType: result.mimeType,
+          kind: result.kind,
+          specs: result.specs,
+          previewId: preview?.id ?? null,
+          errorReason: null,
+        },
       );
-    }
-    observe({ outcome: 'ok' });
-  } catch (err) {
-    observe({ outcome: err instanceof MediaRejected ? 'rejected' : 'failed' });
-    if (!(err instanceof MediaRejected)) throw err;
-    log.info('media rejected', { mediaId, reason: err.message });
-    const failed = await deps.repo.updateIf(mediaId, { status: 'PROCESSING' }, { status: 'ERROR', errorReason: err.message });
-    if (failed) {
-      const error = { code: 'MEDIA_REJECTED', message: err.message };
-      (deps.events ?? noEvents).emit(mediaFailedEvent, { mediaId, error, failedAt: failed.updatedAt.toISOString() }, failed.workspaceId);
+      // Deleted (or finished by another delivery) while we worked: do not leave our preview behind.
+      if (!done && preview) await deps.store.delete(preview.id);
+      if (done) {
+        log.info('media processed', { mediaId, kind: result.kind, mimeType: result.mimeType });
+        (deps.events ?? noEvents).emit(
+          mediaReadyEvent,
+          { mediaId, kind: result.kind, readyAt: done.updatedAt.toISOString() },
+          done.workspaceId,
+        );
+      }
+      observe({ outcome: 'ok' });
+    } catch (err) {
+      observe({ outcome: err instanceof MediaRejected ? 'rejected' : 'failed' });
+      if (!(err instanceof MediaRejected)) throw err;
+      log.info('media rejected', { mediaId, reason: err.message });
+      const failed = await deps.repo.updateIf(mediaId, { status: 'PROCESSING' }, { status: 'ERROR', errorReason: err.message });
+      if (failed) {
+        const error = { code: 'MEDIA_REJECTED', message: err.message };
+        (deps.events ?? noEvents).emit(mediaFailedEvent, { mediaId, error, failedAt: failed.updatedAt.toISOString() }, failed.workspaceId);
+      }
     }
   }
 }
 
-async function importFile(deps: ProcessingDeps, media: MediaDoc): Promise<MediaDoc | null> {
+async function importFile(deps: ProcessingDeps, media: MediaRecord): Promise<MediaRecord | null> {
   const { importMaxVideoBytes: maxVideo, importMaxImageBytes: maxImage } = deps.limits;
   let stored;
   try {

@@ -7,7 +7,10 @@ export interface GenerateRequest {
   quality: Quality;
 }
 
-/** Makes an image for a prompt: encoded bytes in any format sharp reads; the caller normalizes them. */
+/**
+ * Makes an image for a prompt: encoded bytes in any format sharp reads; the caller normalizes them.
+ * clients/local-image-provider.ts (no model) and clients/openai-image-provider.ts implement it.
+ */
 export interface ImageProvider {
   readonly name: string;
   generate(req: GenerateRequest, signal?: AbortSignal): Promise<Buffer>;

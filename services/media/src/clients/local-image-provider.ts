@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import type { GenerateRequest, ImageProvider } from './image-provider';
+import type { GenerateRequest, ImageProvider } from '../domain/generation/ports';
 
 /**
  * Renders a real image on this machine, with no model: a gradient and shapes whose colors and

@@ -1,4 +1,4 @@
-import type { GenerateRequest, ImageProvider } from './image-provider';
+import type { GenerateRequest, ImageProvider } from '../domain/generation/ports';
 
 export interface OpenAiProviderOptions {
   /** Base URL of an OpenAI-compatible API, e.g. https://api.openai.com/v1. */
