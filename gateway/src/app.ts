@@ -6,8 +6,8 @@ import {
   checkRequestTarget,
   errorHandler,
   hasBody,
+  healthRoutes,
   httpMetrics,
-  metricsEndpoint,
   requestContext,
   type ReadinessCheck,
 } from '@social/http';
@@ -59,17 +59,10 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   // Refused here, whatever the route: more than 100 header lines, undecodable or NUL escapes.
   app.use(checkHeaderCount, checkRequestTarget);
 
-  // For Prometheus inside the cluster; the Ingress (deploy/) forwards only /v2 and /storage.
-  app.get('/metrics', metricsEndpoint);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const checks: Record<string, boolean> = {};
-    for (const c of deps.readiness) checks[c.name] = await Promise.resolve(c.check()).catch(() => false);
-    const ready = !deps.isDraining() && Object.values(checks).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
-  });
+  // /metrics for Prometheus, /healthz and /readyz for the probes: the same handlers as every
+  // service's (packages/http). They stay inside the cluster; the Ingress (deploy/) forwards only
+  // /v2 and /storage.
+  app.use(healthRoutes({ readiness: deps.readiness, isDraining: deps.isDraining }));
 
   // The storage host: signed upload/download addresses, no API key (spec 4.5); media checks signatures.
   app.use('/storage', (req: Request, res: Response, next: NextFunction) => {

@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import type { RequestHandler } from 'express';
 import { closeMongo, connectMongo, isMongoReady, syncIndexes, type Connection } from '@social/mongo';
-import { listen, type RunningHttpServer } from '@social/http';
+import { serveDraining, type ServiceHttp } from '@social/http';
 import { GATEWAY_ISSUER, TokenSigner } from '@social/internal-auth';
 import { createLogger } from '@social/logger';
 import { gatewayDbName, type GatewayConfig } from './config';
@@ -13,19 +13,17 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 import { proxyTo } from './proxy/proxy';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import type { UpstreamName } from './proxy/routes';
-import { createGatewayApp } from './app';
+import { createGatewayApp, type GatewayAppDeps } from './app';
 
 const log = createLogger('gateway');
 
 export class GatewayService {
-  private draining = false;
-
   private constructor(
     readonly cfg: GatewayConfig,
     private readonly mongo: Connection,
     private readonly redis: Redis,
     private readonly keyCache: KeyCache,
-    private readonly http: RunningHttpServer,
+    private readonly http: ServiceHttp,
   ) {}
 
   get port(): number {
@@ -49,8 +47,8 @@ export class GatewayService {
       insights: proxyTo('insights', cfg.insightsUrl, cfg.proxyTimeoutMs),
       webhooks: proxyTo('webhooks', cfg.webhooksUrl, cfg.proxyTimeoutMs),
     };
-    let service: GatewayService | undefined;
-    const app = createGatewayApp({
+    // Draining (readiness 503 before the server stops) is packages/http's, as for every service.
+    const deps: Omit<GatewayAppDeps, 'isDraining'> = {
       authenticator: new Authenticator(repo, keyCache),
       rateLimiter: new RateLimiter(redis, cfg.rateLimitWindowSeconds),
       limitFor: (plan) => cfg.plans[plan]?.requestsPerWindow ?? cfg.rateLimitRequests,
@@ -66,16 +64,14 @@ export class GatewayService {
         { name: 'mongo', check: () => isMongoReady(mongo) },
         { name: 'redis', check: () => redis.status === 'ready' },
       ],
-      isDraining: () => service?.draining ?? false,
-    });
-    const http = await listen(app, cfg.port, cfg.host);
-    service = new GatewayService(cfg, mongo, redis, keyCache, http);
+    };
+    const http = await serveDraining((isDraining) => createGatewayApp({ ...deps, isDraining }), cfg.port, cfg.host);
+    const service = new GatewayService(cfg, mongo, redis, keyCache, http);
     log.info('gateway listening', { host: cfg.host, port: http.port });
     return service;
   }
 
   async destroy(): Promise<void> {
-    this.draining = true;
     await this.http.close(this.cfg.shutdownGraceMs);
     await this.keyCache.close();
     this.redis.disconnect();

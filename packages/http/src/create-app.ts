@@ -4,17 +4,13 @@ import { createLogger, errorFields, setContext } from '@social/logger';
 import { bearerToken, GATEWAY_ISSUER, type TokenVerifier } from '@social/internal-auth';
 import { requestContext } from './request-context';
 import { accessLog } from './access-log';
-import { httpMetrics, metricsEndpoint } from './metrics';
+import { healthRoutes, type HealthRoutesOptions } from './health';
+import { httpMetrics } from './metrics';
 import { checkHeaderCount, checkJsonValues, checkRequestTarget } from './input-guards';
 
 const log = createLogger('http');
 
-export interface ReadinessCheck {
-  name: string;
-  check: () => boolean | Promise<boolean>;
-}
-
-export interface ServiceAppOptions {
+export interface ServiceAppOptions extends HealthRoutesOptions {
   /**
    * Routers mounted under /v2 behind internal auth: only tokens the gateway signed for this
    * service's audience open them. Workers and the sandbox have no API.
@@ -22,10 +18,7 @@ export interface ServiceAppOptions {
   api?: { router: Router; verifier: TokenVerifier };
   /** Routers mounted at the root without internal auth (e.g. the storage host). */
   publicRoutes?: Router;
-  readiness?: ReadinessCheck[];
   jsonLimit?: string;
-  /** While draining, /readyz answers 503 so load balancers stop sending work. */
-  isDraining?: () => boolean;
 }
 
 /** The express app every service shares: request ids, health, internal auth, JSON, errors. */
@@ -38,22 +31,7 @@ export function createServiceApp(opts: ServiceAppOptions): Express {
   app.use(httpMetrics());
 
   // Scraped by Prometheus inside the cluster; the gateway never routes /metrics to a service.
-  app.get('/metrics', metricsEndpoint);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    const results: Record<string, boolean> = {};
-    for (const c of opts.readiness ?? []) {
-      try {
-        results[c.name] = await c.check();
-      } catch {
-        results[c.name] = false;
-      }
-    }
-    const ready = !opts.isDraining?.() && Object.values(results).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks: results });
-  });
+  app.use(healthRoutes(opts));
 
   app.use(checkHeaderCount, checkRequestTarget);
   if (opts.publicRoutes) app.use(opts.publicRoutes);

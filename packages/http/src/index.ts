@@ -1,5 +1,6 @@
 export * from './request-context';
 export * from './create-app';
+export * from './health';
 export * from './validation';
 export * from './pagination';
 export * from './http-server';

@@ -1,6 +1,7 @@
-import type { Router } from 'express';
+import type { Express, Router } from 'express';
 import type { TokenVerifier } from '@social/internal-auth';
-import { createServiceApp, type ReadinessCheck } from './create-app';
+import { createServiceApp } from './create-app';
+import type { ReadinessCheck } from './health';
 import { listen } from './http-server';
 
 export interface ServiceHttpOptions {
@@ -19,10 +20,22 @@ export interface ServiceHttp {
 }
 
 /** The HTTP side of a service: its app on its port, with draining wired into /readyz. */
-export async function startServiceHttp(opts: ServiceHttpOptions): Promise<ServiceHttp> {
+export function startServiceHttp(opts: ServiceHttpOptions): Promise<ServiceHttp> {
+  return serveDraining((isDraining) => createServiceApp({ ...opts, isDraining }), opts.port, opts.host);
+}
+
+/**
+ * Listens with an app built around the process's draining flag (for healthRoutes' isDraining),
+ * which close() raises before the server stops: for services (startServiceHttp) and for the
+ * gateway, whose app is its own but whose shutdown is the same.
+ */
+export async function serveDraining(makeApp: (isDraining: () => boolean) => Express, port: number, host: string): Promise<ServiceHttp> {
   let draining = false;
-  const app = createServiceApp({ ...opts, isDraining: () => draining });
-  const server = await listen(app, opts.port, opts.host);
+  const server = await listen(
+    makeApp(() => draining),
+    port,
+    host,
+  );
   return {
     port: server.port,
     close: async (graceMs) => {
