@@ -112,4 +112,36 @@ describe('webhooks through the gateway', () => {
     const other = await workspace('E2E webhooks other');
     expect((await call(other, 'GET', `/webhooks/${hook.body.id}`)).status).toBe(404);
   }, 180000);
+
+  it('rotates an endpoint secret through the gateway, once per Idempotency-Key, and only in its own workspace', async () => {
+    const { call, workspace } = client;
+    const c: Creds = await workspace('E2E webhooks rotation');
+    const hook = await call(c, 'POST', '/webhooks', { url: `https://127.0.0.1:${receiver.port}/e2e-rotate`, eventTypes: ['media.ready'] });
+    expect(hook.status).toBe(201);
+    const rotate = async (creds: Creds, key: string, body: unknown) => {
+      const res = await fetch(`${system.gatewayUrl}/v2/webhooks/${hook.body.id}/rotate-secret`, {
+        method: 'POST',
+        headers: { 'X-API-ID': creds.apiId, 'X-API-KEY': creds.apiKey, 'content-type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const key = `rotate-${Date.now()}`;
+    const first = await rotate(c, key, { graceSeconds: 3600 });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      id: hook.body.id,
+      secret: expect.stringMatching(/^whsec_/),
+      previousSecretExpiresAt: expect.any(String),
+    });
+    expect(first.body.secret).not.toBe(hook.body.secret);
+    // The same key and body: the same answer again, not a second rotation.
+    const again = await rotate(c, key, { graceSeconds: 3600 });
+    expect([again.status, again.body.secret]).toEqual([200, first.body.secret]);
+    const invalid = await rotate(c, `${key}-bad`, { graceSeconds: 604801 });
+    expect([invalid.status, invalid.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    const other = await workspace('E2E webhooks rotation other');
+    const foreign = await rotate(other, `${key}-other`, {});
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+  }, 60000);
 });

@@ -692,7 +692,8 @@ export interface paths {
          *     Every delivery carries the Standard Webhooks headers `webhook-id` (the same on every
          *     attempt of one delivery), `webhook-timestamp` (Unix seconds of the attempt) and
          *     `webhook-signature`: `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`
-         *     keyed with the base64-decoded part of the secret after `whsec_`. Answer with any 2xx
+         *     keyed with the base64-decoded part of the secret after `whsec_` (during a secret rotation,
+         *     two space-separated signatures: see `POST /webhooks/{webhookId}/rotate-secret`). Answer with any 2xx
          *     within 10 seconds; anything else is retried with growing delays (5 s, 30 s, 2 min,
          *     10 min, 30 min, then hourly) for 24 hours, after which the delivery is FAILED (it can
          *     be replayed). Deliveries are at least once: deduplicate on `webhook-id`. Events of one
@@ -729,6 +730,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description Issues a new signing secret (`whsec_<base64>`), shown only in this answer. For a grace
+         *     period (`graceSeconds`, by default 24 hours) every delivery is signed with both secrets:
+         *     `webhook-signature` then holds two space-separated signatures, the new secret's first
+         *     (`v1,<new> v1,<previous>`), so a receiver verifying with either secret accepts it while
+         *     it switches keys. After the grace period only the new secret signs. Rotating again
+         *     within the grace period keeps only the secret it replaces as the previous one (the
+         *     older one stops signing at once). Attempts retried after a rotation are signed anew
+         *     with the secrets of that moment. The body is optional.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{webhookId}/deliveries": {
         parameters: {
             query?: never;
@@ -740,7 +770,7 @@ export interface paths {
         };
         /**
          * The delivery log of an endpoint
-         * @description Newest first. One delivery per event sent to this endpoint, with its attempts.
+         * @description Newest first. One delivery per event sent to this endpoint, with its attempts. Delivered and failed deliveries are kept for 30 days after they were settled (pending ones until they are).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -3046,6 +3076,93 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: the same key with the same request within 24 hours returns the first
+                 *     response without doing the work again (per workspace). 1 to 255 visible ASCII characters
+                 *     without spaces or commas; anything else is 400 `VALIDATION_FAILED`.
+                 * @example 5f0c6e0e-7d4b-4d8e-9a57-3f1f3c2b9a10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How long the previous secret keeps signing, in seconds (at most 7 days; 0 ends it now). By default 86400.
+                     * @example 3600
+                     */
+                    graceSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret (shown only in this answer). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_019a3c2b1d4e8f2a6b0c9d7e",
+                     *       "url": "https://hooks.example.com/social",
+                     *       "eventTypes": [
+                     *         "post.published",
+                     *         "media.ready"
+                     *       ],
+                     *       "description": "ops",
+                     *       "createdAt": "2026-01-05T09:00:00.000Z",
+                     *       "secret": "whsec_Ym9vWmF3VHJ1c3RNZVRoaXNJc0FUZXN0U2VjcmV0MDE=",
+                     *       "previousSecretExpiresAt": "2026-01-06T10:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"] & {
+                        secret: string;
+                        /**
+                         * Format: date-time
+                         * @description Until when the previous secret signs too; null when `graceSeconds` was 0.
+                         */
+                        previousSecretExpiresAt: string | null;
+                    };
+                };
+            };
+            /** @description The body is not valid (`VALIDATION_FAILED`; `graceSeconds` must be an integer from 0 to 604800). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            /** @description Other rotations of the same endpoint ran at the same time (`SECRET_ROTATION_CONFLICT`; try again), or a request with the same Idempotency-Key is still running (`IDEMPOTENCY_KEY_IN_USE`; retry after `Retry-After` seconds). */
+            409: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -3137,7 +3254,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; refuse old ones (e.g. over 5 minutes). */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks); during a secret rotation two, space-separated (`v1,<new> v1,<previous>`): accept the request when any one verifies. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -3166,7 +3283,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; refuse old ones (e.g. over 5 minutes). */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks); during a secret rotation two, space-separated (`v1,<new> v1,<previous>`): accept the request when any one verifies. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -3195,7 +3312,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; refuse old ones (e.g. over 5 minutes). */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks); during a secret rotation two, space-separated (`v1,<new> v1,<previous>`): accept the request when any one verifies. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -3224,7 +3341,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; refuse old ones (e.g. over 5 minutes). */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks); during a secret rotation two, space-separated (`v1,<new> v1,<previous>`): accept the request when any one verifies. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -3253,7 +3370,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; refuse old ones (e.g. over 5 minutes). */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks); during a secret rotation two, space-separated (`v1,<new> v1,<previous>`): accept the request when any one verifies. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -3282,7 +3399,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt; refuse old ones (e.g. over 5 minutes). */
                 "webhook-timestamp": string;
-                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` (Standard Webhooks); during a secret rotation two, space-separated (`v1,<new> v1,<previous>`): accept the request when any one verifies. */
                 "webhook-signature": string;
             };
             path?: never;

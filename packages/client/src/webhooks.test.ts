@@ -83,4 +83,13 @@ describe('webhook signatures (Standard Webhooks)', () => {
     );
     expect(verifyWebhook(secret, h, body, { now })).toMatchObject({ type: 'post.published' });
   });
+
+  it('accepts a header with two signatures during a secret rotation, with either secret, and no other', () => {
+    const previous = `whsec_${randomBytes(32).toString('base64')}`;
+    const h = headers({ 'webhook-signature': `${reference(secret, 'msg_1', ts, body)} ${reference(previous, 'msg_1', ts, body)}` });
+    expect(verifyWebhook(secret, h, body, { now })).toMatchObject({ type: 'post.published' });
+    expect(verifyWebhook(previous, h, body, { now })).toMatchObject({ type: 'post.published' });
+    expect(() => verifyWebhook(`whsec_${randomBytes(32).toString('base64')}`, h, body, { now })).toThrow(WebhookVerificationError);
+    expect(() => verifyWebhook(previous, h, `${body} `, { now })).toThrow(WebhookVerificationError);
+  });
 });

@@ -31,6 +31,23 @@ export const webhooksSpec = {
   sweepIntervalMs: { env: 'WEBHOOKS_SWEEP_INTERVAL_MS', type: 'integer', minimum: 100, default: 60_000 },
   sweepGraceMs: { env: 'WEBHOOKS_SWEEP_GRACE_MS', type: 'integer', minimum: 100, default: 120_000 },
   maxEndpoints: { env: 'WEBHOOKS_MAX_ENDPOINTS', type: 'integer', minimum: 1, default: 20 },
+  /**
+   * After a secret rotation, deliveries are signed with the new and the previous secret for this
+   * long (24 h) unless the request says otherwise (`graceSeconds`), so receivers can switch keys.
+   */
+  secretRotationGraceMs: {
+    env: 'WEBHOOKS_SECRET_ROTATION_GRACE_MS',
+    type: 'integer',
+    minimum: 0,
+    maximum: 604_800_000,
+    default: 86_400_000,
+  },
+  /** Delivered and failed deliveries are deleted this many days after they were settled. */
+  deliveryRetentionDays: { env: 'WEBHOOKS_DELIVERY_RETENTION_DAYS', type: 'integer', minimum: 1, default: 30 },
+  /** How often old deliveries are pruned (FerretDB has no TTL indexes). */
+  pruneIntervalMs: { env: 'WEBHOOKS_PRUNE_INTERVAL_MS', type: 'integer', minimum: 100, default: 600_000 },
+  /** Deliveries deleted per database call while pruning; at most 100 calls per state and run. */
+  pruneBatchSize: { env: 'WEBHOOKS_PRUNE_BATCH_SIZE', type: 'integer', minimum: 1, maximum: 10_000, default: 500 },
 } as const satisfies Record<string, VarSpec>;
 
 export type WebhooksConfig = ReturnType<typeof loadWebhooksConfig>;

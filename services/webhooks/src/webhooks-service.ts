@@ -15,8 +15,15 @@ import { EndpointRepository } from './data/endpoint.repository';
 import { DeliverWebhook, requeueOverdue } from './domain/deliver.use-case';
 import { EndpointsUseCases } from './domain/endpoints.use-cases';
 import { FanOut } from './domain/fan-out.use-case';
+import { pruneDeliveries } from './domain/prune.use-case';
 import { webhooksRoutes } from './http/webhooks.routes';
 import { deliveryLog, log } from './logger';
+
+/**
+ * Database calls per state and prune run: with the default batch of 500 every 10 minutes, up to
+ * 300,000 settled deliveries an hour per state; a larger backlog shrinks run by run.
+ */
+const PRUNE_MAX_BATCHES = 100;
 
 /** What tests (and only tests) may replace: DNS and the trusted CAs of receivers. */
 export interface WebhooksOverrides {
@@ -31,6 +38,8 @@ export interface WebhooksOverrides {
 export class WebhooksService {
   private sweepTimer?: NodeJS.Timeout;
   private sweeping: Promise<unknown> = Promise.resolve();
+  private pruneTimer?: NodeJS.Timeout;
+  private pruning: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly cfg: WebhooksConfig,
@@ -40,6 +49,7 @@ export class WebhooksService {
     private readonly consumers: ConsumerHandle[],
     private readonly sender: { close(): void },
     private readonly sweep: () => Promise<number>,
+    private readonly prune: () => Promise<number>,
   ) {}
 
   get port(): number {
@@ -82,7 +92,15 @@ export class WebhooksService {
       await broker.consume(WEBHOOK_EVENTS_QUEUE, WEBHOOK_SOURCE_EVENTS, domainEventsHandler(fanOut), { prefetch: cfg.eventsPrefetch }),
       await broker.consume(DELIVERY_QUEUE, [deliveryRequested], deliveryHandler(deliver), { prefetch: cfg.deliveryPrefetch }),
     ];
-    const useCases = new EndpointsUseCases({ endpoints, deliveries, jobs, addressPolicy, maxEndpoints: cfg.maxEndpoints });
+    const useCases = new EndpointsUseCases({
+      endpoints,
+      deliveries,
+      jobs,
+      addressPolicy,
+      maxEndpoints: cfg.maxEndpoints,
+      rotationGraceMs: cfg.secretRotationGraceMs,
+      onSecretRotated: (id) => deliver.forget(id),
+    });
     const http = await startServiceHttp({
       jsonLimit: '16kb',
       host: cfg.host,
@@ -93,10 +111,23 @@ export class WebhooksService {
         { name: 'broker', check: () => broker.isReady() },
       ],
     });
-    const service = new WebhooksService(cfg, mongo, http, broker, consumers, sender, () =>
-      requeueOverdue(deliveries, jobs, cfg.sweepGraceMs, new Date()),
+    const service = new WebhooksService(
+      cfg,
+      mongo,
+      http,
+      broker,
+      consumers,
+      sender,
+      () => requeueOverdue(deliveries, jobs, cfg.sweepGraceMs, new Date()),
+      () =>
+        pruneDeliveries(
+          deliveries,
+          { retentionDays: cfg.deliveryRetentionDays, batchSize: cfg.pruneBatchSize, maxBatches: PRUNE_MAX_BATCHES },
+          new Date(),
+        ),
     );
     service.startSweeping();
+    service.startPruning();
     log.info('webhooks listening', { port: http.port });
     return service;
   }
@@ -113,9 +144,28 @@ export class WebhooksService {
     this.sweepTimer.unref();
   }
 
+  /** One run at a time: a run that outlasts the interval skips the next tick. */
+  private startPruning(): void {
+    let running = false;
+    this.pruneTimer = setInterval(() => {
+      if (running) return;
+      running = true;
+      this.pruning = runWithContext({ requestId: `webhooks-prune-${Date.now()}` }, () =>
+        this.prune().then(
+          (n) => n > 0 && log.info('old deliveries pruned', { count: n, retentionDays: this.cfg.deliveryRetentionDays }),
+          (err) => log.warn('pruning old deliveries failed', errorFields(err)),
+        ),
+      ).finally(() => {
+        running = false;
+      });
+    }, this.cfg.pruneIntervalMs);
+    this.pruneTimer.unref();
+  }
+
   async destroy(): Promise<void> {
     clearInterval(this.sweepTimer);
-    await this.sweeping;
+    clearInterval(this.pruneTimer);
+    await Promise.all([this.sweeping, this.pruning]);
     await Promise.all(this.consumers.map((c) => c.cancel()));
     await this.http.close(this.cfg.shutdownGraceMs);
     await this.broker.close(this.cfg.shutdownGraceMs);

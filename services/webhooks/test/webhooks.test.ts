@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { domainEventsTopology, mediaReadyEvent, postPublishedEvent, postStageChangedEvent } from '@social/contracts';
 import { Broker } from '@social/events';
 import { setLogLevel } from '@social/logger';
+import { closeMongo, connectMongo, type Connection } from '@social/mongo';
 import {
   createTestVhost,
   dropDatabases,
@@ -14,7 +15,8 @@ import {
   type WebhookReceiver,
 } from '@social/testkit';
 import type { ResolvedAddress } from '@social/url-guard';
-import { loadWebhooksConfig } from '../src/config';
+import { loadWebhooksConfig, webhooksDbName } from '../src/config';
+import { deliveryModel, type DeliveryDoc } from '../src/data/delivery.model';
 import { WebhooksService } from '../src/webhooks-service';
 
 setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
@@ -38,6 +40,7 @@ let service: WebhooksService;
 let broker: Broker;
 let receiver: WebhookReceiver;
 let base: string;
+let mongo: Connection;
 let seq = 0;
 
 const api = async (ws: string, method: string, path: string, body?: unknown) => {
@@ -73,14 +76,19 @@ beforeAll(async () => {
     WEBHOOKS_RETRY_WINDOW_MS: '5000',
     WEBHOOKS_SWEEP_INTERVAL_MS: '500',
     WEBHOOKS_SWEEP_GRACE_MS: '3000',
+    WEBHOOKS_DELIVERY_RETENTION_DAYS: '30',
+    WEBHOOKS_PRUNE_INTERVAL_MS: '300',
+    WEBHOOKS_PRUNE_BATCH_SIZE: '2',
     SHUTDOWN_GRACE_MS: '2000',
   };
   service = await WebhooksService.create(loadWebhooksConfig(env), { resolver, ca: receiver.ca });
   base = `http://127.0.0.1:${service.port}/v2`;
   broker = await Broker.connect({ url: vhost.amqpUrl, connectionName: 'webhooks-test-publisher', topology: domainEventsTopology() });
+  mongo = await connectMongo({ url: env['MONGO_URL']!, dbName: webhooksDbName(loadWebhooksConfig(env)) });
 });
 
 afterAll(async () => {
+  await closeMongo(mongo);
   await broker?.close(2000);
   await service?.destroy();
   await receiver?.close();
@@ -169,6 +177,7 @@ describe('endpoints', () => {
       ['DELETE', `/webhooks/${e.id}`],
       ['GET', `/webhooks/${e.id}/deliveries`],
       ['POST', `/webhooks/${e.id}/deliveries/msg_x/replay`],
+      ['POST', `/webhooks/${e.id}/rotate-secret`],
     ] as const) {
       const res = await api(other, method, path);
       expect(res.status).toBe(404);
@@ -349,5 +358,153 @@ describe('delivery', () => {
     expect(tried.lastError).toMatch(/non-public address: 10\.9\.9\.9 is a private address/);
     expect(tried.responseStatusCode).toBeNull();
     expect(receiver.received.filter((r) => r.url === '/rebind')).toEqual([]);
+  });
+});
+
+/** The v1 signatures of a webhook-signature header, in order. */
+const signaturesOf = (header: string | undefined) => (header ?? '').split(' ').filter(Boolean);
+
+/** Whether one `v1,<base64>` entry is the Standard Webhooks signature of the request with this secret. */
+function signedWith(entry: string, secret: string, r: { headers: Record<string, string>; body: string }): boolean {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const mac = createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+  return entry === `v1,${mac}`;
+}
+
+describe('secret rotation', () => {
+  const rotate = (ws: string, id: string, body?: unknown) => api(ws, 'POST', `/webhooks/${id}/rotate-secret`, body);
+
+  async function deliveredTo(ws: string, e: { path: string }, mediaId: string) {
+    await broker.publish(mediaReadyEvent, { mediaId, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws });
+    return eventually(async () => receiver.received.find((r) => r.url === e.path && r.answer === 200 && r.body.includes(mediaId)));
+  }
+
+  it('answers a new whsec_ secret once, and signs with the new and the previous secret during the grace period', async () => {
+    const ws = newWorkspace();
+    const e = await createEndpoint(ws, ['media.ready']);
+    const before = Date.now();
+    const res = await rotate(ws, e.id);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      id: e.id,
+      url: e.url,
+      eventTypes: ['media.ready'],
+      description: null,
+      createdAt: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      previousSecretExpiresAt: expect.any(String),
+    });
+    const newSecret = res.body.secret as string;
+    expect(newSecret).not.toBe(e.secret);
+    // The default grace period: 24 hours.
+    const expires = Date.parse(res.body.previousSecretExpiresAt);
+    expect(expires - before).toBeGreaterThanOrEqual(86_400_000 - 1000);
+    expect(expires - Date.now()).toBeLessThanOrEqual(86_400_000);
+    expect((await api(ws, 'GET', `/webhooks/${e.id}`)).body.secret).toBeUndefined();
+
+    const got = await deliveredTo(ws, e, 'm_rot_both');
+    const sigs = signaturesOf(got.headers['webhook-signature']);
+    expect(sigs).toHaveLength(2);
+    // The new secret's signature first, then the previous one's; each verifies with its own secret only.
+    expect([signedWith(sigs[0]!, newSecret, got), signedWith(sigs[1]!, e.secret, got)]).toEqual([true, true]);
+    expect([signedWith(sigs[0]!, e.secret, got), signedWith(sigs[1]!, newSecret, got)]).toEqual([false, false]);
+    // A receiver that knows either secret accepts it (the standardwebhooks package).
+    expect(() => new Webhook(newSecret).verify(got.body, got.headers)).not.toThrow();
+    expect(() => new Webhook(e.secret).verify(got.body, got.headers)).not.toThrow();
+  });
+
+  it('signs with the new secret only once the grace period is over (graceSeconds), or at once with 0', async () => {
+    const ws = newWorkspace();
+    const e = await createEndpoint(ws, ['media.ready']);
+    const short = await rotate(ws, e.id, { graceSeconds: 1 });
+    expect(short.status).toBe(200);
+    const expires = Date.parse(short.body.previousSecretExpiresAt);
+    expect(expires - Date.now()).toBeLessThanOrEqual(1000);
+    await new Promise((r) => setTimeout(r, Math.max(0, expires - Date.now()) + 50));
+
+    const got = await deliveredTo(ws, e, 'm_rot_after');
+    expect(signaturesOf(got.headers['webhook-signature'])).toHaveLength(1);
+    expect(() => new Webhook(short.body.secret).verify(got.body, got.headers)).not.toThrow();
+    expect(() => new Webhook(e.secret).verify(got.body, got.headers)).toThrow();
+
+    const now = await rotate(ws, e.id, { graceSeconds: 0 });
+    expect(now.status).toBe(200);
+    expect(now.body.previousSecretExpiresAt).toBeNull();
+    const got2 = await deliveredTo(ws, e, 'm_rot_zero');
+    expect(signaturesOf(got2.headers['webhook-signature'])).toHaveLength(1);
+    expect(() => new Webhook(now.body.secret).verify(got2.body, got2.headers)).not.toThrow();
+    expect(() => new Webhook(short.body.secret).verify(got2.body, got2.headers)).toThrow();
+  });
+
+  it.each([[{ graceSeconds: -1 }], [{ graceSeconds: 604_801 }], [{ graceSeconds: 1.5 }], [{ graceSeconds: '60' }], [{ secret: 'mine' }]])(
+    'refuses %j with 400 VALIDATION_FAILED and keeps the secret',
+    async (body) => {
+      const ws = newWorkspace();
+      const e = await createEndpoint(ws, ['media.ready']);
+      const res = await rotate(ws, e.id, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      const got = await deliveredTo(ws, e, `m_rot_kept_${seq++}`);
+      expect(signaturesOf(got.headers['webhook-signature'])).toHaveLength(1);
+      expect(() => new Webhook(e.secret).verify(got.body, got.headers)).not.toThrow();
+    },
+  );
+});
+
+describe('pruning the delivery log', () => {
+  const DAY = 86_400_000;
+
+  function stored(ws: string, endpointId: string, id: string, state: DeliveryDoc['state'], ageMs: number, over: Partial<DeliveryDoc> = {}) {
+    const at = new Date(Date.now() - ageMs);
+    return {
+      _id: id,
+      workspaceId: ws,
+      endpointId,
+      eventId: `ev_${id}`,
+      eventType: 'media.ready',
+      body: '{}',
+      occurredAt: at,
+      orderKey: null,
+      orderSeq: 0,
+      state,
+      attempts: 1,
+      lastStatusCode: state === 'DELIVERED' ? 200 : 500,
+      lastError: null,
+      lastAttemptAt: at,
+      // Pending ones are not due, so the sweep leaves them alone.
+      nextAttemptAt: state === 'PENDING' ? new Date(Date.now() + DAY) : null,
+      deliveredAt: state === 'DELIVERED' ? at : null,
+      windowStart: at,
+      createdAt: at,
+      updatedAt: at,
+      ...over,
+    } satisfies DeliveryDoc;
+  }
+
+  it('deletes delivered and failed deliveries older than the retention, in batches, and keeps pending and recent ones', async () => {
+    const ws = newWorkspace();
+    const e = await createEndpoint(ws, ['media.ready']);
+    const p = `msg_prune_${seq}_`;
+    await deliveryModel(mongo).insertMany([
+      // Five old settled ones: more than two batches of WEBHOOKS_PRUNE_BATCH_SIZE=2 per state.
+      stored(ws, e.id, `${p}old_d1`, 'DELIVERED', 31 * DAY),
+      stored(ws, e.id, `${p}old_d2`, 'DELIVERED', 40 * DAY),
+      stored(ws, e.id, `${p}old_d3`, 'DELIVERED', 365 * DAY),
+      stored(ws, e.id, `${p}old_f1`, 'FAILED', 31 * DAY),
+      stored(ws, e.id, `${p}old_f2`, 'FAILED', 90 * DAY),
+      // Kept: still pending although old, settled within the retention, and an old one replayed lately.
+      stored(ws, e.id, `${p}old_pending`, 'PENDING', 60 * DAY),
+      stored(ws, e.id, `${p}recent_d`, 'DELIVERED', 29 * DAY),
+      stored(ws, e.id, `${p}recent_f`, 'FAILED', 1000),
+      stored(ws, e.id, `${p}replayed`, 'DELIVERED', 2 * DAY, { createdAt: new Date(Date.now() - 60 * DAY) }),
+    ]);
+    const kept = await eventually(async () => {
+      const l = await deliveries(ws, e.id);
+      return l.total === 4 ? l : undefined;
+    });
+    expect(kept.items.map((d) => d.id.slice(p.length)).sort()).toEqual(['old_pending', 'recent_d', 'recent_f', 'replayed']);
+    // Nothing else goes on later runs.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await deliveries(ws, e.id)).total).toBe(4);
   });
 });

@@ -78,6 +78,16 @@ export class DeliveryRepository implements Deliveries {
     return (await this.model.find({ state: 'PENDING' }).lean<DeliveryDoc[]>()).map(toDelivery);
   }
 
+  async deleteSettledBefore(state: 'DELIVERED' | 'FAILED', before: Date, limit: number): Promise<number> {
+    // Equality on state (pushed down by FerretDB), the age checked beside it; ids first so that
+    // one call deletes a bounded number, and the delete repeats the condition, so a delivery
+    // replayed in between (PENDING again, updated now) stays.
+    const filter = { state, updatedAt: { $lt: before } };
+    const ids = (await this.model.find(filter, { _id: 1 }).limit(limit).lean<{ _id: string }[]>()).map((d) => d._id);
+    if (ids.length === 0) return 0;
+    return (await this.model.deleteMany({ _id: { $in: ids }, ...filter })).deletedCount;
+  }
+
   async reopen(workspaceId: string, endpointId: string, id: string, now: Date): Promise<Delivery | null> {
     // A replay is on demand: it is not held back by (nor holds back) the post's other deliveries.
     const d = await this.model

@@ -8,6 +8,9 @@ export interface EndpointDoc {
   description: string | null;
   /** `whsec_<base64>`; kept because every delivery is signed with it. */
   secret: string;
+  /** The secret before the last rotation; signs beside `secret` until `previousSecretExpiresAt`. */
+  previousSecret?: string | null;
+  previousSecretExpiresAt?: Date | null;
   createdAt: Date;
 }
 
@@ -19,6 +22,8 @@ const schema = new mongoose.Schema<EndpointDoc>(
     eventTypes: { type: [String], required: true },
     description: { type: String, default: null },
     secret: { type: String, required: true },
+    previousSecret: { type: String, default: null },
+    previousSecretExpiresAt: { type: Date, default: null },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'webhook_endpoints' },

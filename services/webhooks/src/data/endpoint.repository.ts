@@ -9,6 +9,8 @@ const toEndpoint = (d: EndpointDoc): Endpoint => ({
   eventTypes: d.eventTypes,
   description: d.description ?? null,
   secret: d.secret,
+  previousSecret: d.previousSecret ?? null,
+  previousSecretExpiresAt: d.previousSecretExpiresAt ?? null,
   createdAt: d.createdAt,
 });
 
@@ -44,6 +46,18 @@ export class EndpointRepository implements Endpoints {
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
     return (await this.model.deleteOne({ _id: id, workspaceId })).deletedCount === 1;
+  }
+
+  async replaceSecret(
+    workspaceId: string,
+    id: string,
+    expectedSecret: string,
+    next: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+  ): Promise<Endpoint | null> {
+    const d = await this.model
+      .findOneAndUpdate({ _id: id, workspaceId, secret: expectedSecret }, { $set: next }, { new: true })
+      .lean<EndpointDoc>();
+    return d ? toEndpoint(d) : null;
   }
 
   async ofWorkspace(workspaceId: string): Promise<Endpoint[]> {

@@ -1,7 +1,7 @@
 import type { Logger } from '@social/logger';
 import { comesBefore } from './order';
 import type { AttemptResult, Deliveries, Delivery, DeliveryJobs, Endpoint, Endpoints } from './ports';
-import { signedHeaders } from './signature';
+import { signedHeaders, signingSecrets } from './signature';
 
 /** Sends one signed request; never throws for what the receiver or the network did. */
 export interface Sender {
@@ -57,7 +57,7 @@ export class DeliverWebhook {
       return 'failed';
     }
     const started = Date.now();
-    const result = await this.sender.send(endpoint.url, signedHeaders(endpoint.secret, d.id, d.body, now), d.body);
+    const result = await this.sender.send(endpoint.url, signedHeaders(signingSecrets(endpoint, now), d.id, d.body, now), d.body);
     const done = this.now();
     const fields = {
       deliveryId: d.id,
@@ -123,7 +123,15 @@ export class DeliverWebhook {
     await this.jobs.enqueue(next.id, next.attempts + 1, next.workspaceId, { ordered: true });
   }
 
-  /** Endpoints are read for every attempt; a short cache spares the database under load. */
+  /** Drops the cached endpoint (its secret was rotated), so the next attempt signs with the new secret. */
+  forget(endpointId: string): void {
+    this.endpointCache.delete(endpointId);
+  }
+
+  /**
+   * Endpoints are read for every attempt; a short cache spares the database under load. Another
+   * process's cache may keep a rotated secret for up to these 2 s (covered by the grace period).
+   */
   private async endpoint(workspaceId: string, id: string): Promise<Endpoint | null> {
     const hit = this.endpointCache.get(id);
     if (hit && hit.until > Date.now()) return hit.endpoint;

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES } from '@social/contracts';
 import { FetchRefusedError, precheckUrl, type AddressPolicy } from '@social/url-guard';
 import type { Deliveries, Delivery, DeliveryJobs, Endpoint, Endpoints } from './ports';
 import { newSecret } from './signature';
-import { deliveryNotFound, deliveryPending, endpointLimit, invalidWebhookUrl, webhookNotFound } from './webhook.errors';
+import { deliveryNotFound, deliveryPending, endpointLimit, invalidWebhookUrl, rotationConflict, webhookNotFound } from './webhook.errors';
 
 export interface CreateEndpointInput {
   url: string;
@@ -25,6 +25,19 @@ export const createEndpointSchema = {
       items: { enum: WEBHOOK_EVENT_TYPES },
     },
     description: { type: ['string', 'null'], maxLength: 256 },
+  },
+} as const;
+
+export interface RotateSecretInput {
+  graceSeconds?: number;
+}
+
+/** Up to 7 days of grace; 0 ends the previous secret at once. */
+export const rotateSecretSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    graceSeconds: { type: 'integer', minimum: 0, maximum: 604_800 },
   },
 } as const;
 
@@ -60,6 +73,10 @@ export interface EndpointsDeps {
   jobs: DeliveryJobs;
   addressPolicy: AddressPolicy;
   maxEndpoints: number;
+  /** How long the previous secret keeps signing after a rotation when the request does not say. */
+  rotationGraceMs: number;
+  /** Told after a rotation, so this process stops signing with a cached old secret at once. */
+  onSecretRotated?: (endpointId: string) => void;
   now?: () => Date;
 }
 
@@ -86,6 +103,8 @@ export class EndpointsUseCases {
       eventTypes: input.eventTypes,
       description: input.description ?? null,
       secret: newSecret(),
+      previousSecret: null,
+      previousSecretExpiresAt: null,
       createdAt: this.now(),
     };
     await this.d.endpoints.create(endpoint);
@@ -105,6 +124,34 @@ export class EndpointsUseCases {
   async delete(workspaceId: string, id: string): Promise<{ success: true }> {
     if (!(await this.d.endpoints.delete(workspaceId, id))) throw webhookNotFound();
     return { success: true };
+  }
+
+  /**
+   * A new secret, shown in this answer only. For the grace period the previous secret signs too
+   * (a second signature in `webhook-signature`), so receivers can switch keys without losing a
+   * delivery; a secret replaced before that (two rotations within the grace) stops signing at once.
+   */
+  async rotateSecret(workspaceId: string, id: string, input: RotateSecretInput) {
+    const graceMs = input.graceSeconds !== undefined ? input.graceSeconds * 1000 : this.d.rotationGraceMs;
+    for (let tries = 0; tries < 5; tries++) {
+      const current = await this.load(workspaceId, id);
+      const now = this.now();
+      const secret = newSecret();
+      const rotated = await this.d.endpoints.replaceSecret(workspaceId, id, current.secret, {
+        secret,
+        previousSecret: graceMs > 0 ? current.secret : null,
+        previousSecretExpiresAt: graceMs > 0 ? new Date(now.getTime() + graceMs) : null,
+      });
+      // Another rotation came first: rotate what it left.
+      if (!rotated) continue;
+      this.d.onSecretRotated?.(id);
+      return {
+        ...endpointView(rotated),
+        secret,
+        previousSecretExpiresAt: rotated.previousSecretExpiresAt?.toISOString() ?? null,
+      };
+    }
+    throw rotationConflict();
   }
 
   async deliveries(workspaceId: string, id: string, page: { skip: number; take: number }) {

@@ -7,6 +7,9 @@ export interface Endpoint {
   eventTypes: string[];
   description: string | null;
   secret: string;
+  /** The secret before the last rotation, still signing (beside `secret`) until `previousSecretExpiresAt`. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
   createdAt: Date;
 }
 
@@ -16,6 +19,16 @@ export interface Endpoints {
   count(workspaceId: string): Promise<number>;
   get(workspaceId: string, id: string): Promise<Endpoint | null>;
   delete(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Replaces the secret if it is still `expectedSecret` (compare-and-set, so two rotations at once
+   * do not lose one), keeping the old one as the previous secret: the updated endpoint, or null.
+   */
+  replaceSecret(
+    workspaceId: string,
+    id: string,
+    expectedSecret: string,
+    next: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+  ): Promise<Endpoint | null>;
   /** Every endpoint of the workspace (fan-out). */
   ofWorkspace(workspaceId: string): Promise<Endpoint[]>;
 }
@@ -67,6 +80,11 @@ export interface Deliveries {
   ): Promise<void>;
   pendingOfKey(orderKey: string): Promise<Delivery[]>;
   allPending(): Promise<Delivery[]>;
+  /**
+   * Deletes up to `limit` deliveries in `state` (DELIVERED or FAILED, never PENDING) last updated
+   * before `before`; returns how many went.
+   */
+  deleteSettledBefore(state: 'DELIVERED' | 'FAILED', before: Date, limit: number): Promise<number>;
   /** Sets a delivery PENDING again (replay); null when it is pending already. */
   reopen(workspaceId: string, endpointId: string, id: string, now: Date): Promise<Delivery | null>;
 }

@@ -8,3 +8,5 @@ export const endpointLimit = (max: number) =>
   new AppError('WEBHOOK_LIMIT_REACHED', 409, `A workspace can have at most ${max} webhook endpoints; delete one first.`);
 export const deliveryPending = () =>
   new AppError('DELIVERY_PENDING', 409, 'The delivery is still being attempted; replay it once it is delivered or has failed.');
+export const rotationConflict = () =>
+  new AppError('SECRET_ROTATION_CONFLICT', 409, 'The secret was being rotated by other requests at the same time; try again.');

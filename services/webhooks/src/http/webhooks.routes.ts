@@ -1,8 +1,15 @@
 import { Router } from 'express';
 import { asyncHandler, parsePage, validator, workspaceOf } from '@social/http';
-import { createEndpointSchema, type CreateEndpointInput, type EndpointsUseCases } from '../domain/endpoints.use-cases';
+import {
+  createEndpointSchema,
+  rotateSecretSchema,
+  type CreateEndpointInput,
+  type EndpointsUseCases,
+  type RotateSecretInput,
+} from '../domain/endpoints.use-cases';
 
 const validateCreate = validator<CreateEndpointInput>(createEndpointSchema);
+const validateRotate = validator<RotateSecretInput>(rotateSecretSchema);
 
 export function webhooksRoutes(uc: EndpointsUseCases): Router {
   const r = Router();
@@ -28,6 +35,13 @@ export function webhooksRoutes(uc: EndpointsUseCases): Router {
     '/webhooks/:id',
     asyncHandler(async (req, res) => {
       res.json(await uc.delete(workspaceOf(req), req.params['id']!));
+    }),
+  );
+  r.post(
+    '/webhooks/:id/rotate-secret',
+    asyncHandler(async (req, res) => {
+      // The body is optional: no body rotates with the configured grace period.
+      res.json(await uc.rotateSecret(workspaceOf(req), req.params['id']!, validateRotate(req.body ?? {})));
     }),
   );
   r.get(
