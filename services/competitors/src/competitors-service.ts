@@ -11,8 +11,9 @@ import { profileAuthRevokedHandler } from './consumers/profile-auth-revoked.cons
 import { CompetitorRepository } from './data/competitor.repository';
 import { OutboxRepository } from './data/outbox.repository';
 import { ProfileRepository } from './data/profile.repository';
-import type { CompetitorsDeps } from './domain/competitors.use-cases';
-import type { ProfilesDeps } from './domain/profiles.use-cases';
+import { CompetitorsUseCases } from './domain/competitors.use-cases';
+import { ProfilesUseCases } from './domain/profiles.use-cases';
+import { SearchProfiles } from './domain/search.use-case';
 import { TokenCipher } from './domain/token-cipher';
 import { OutboxRelay } from './events/outbox-relay';
 import { createGrpcServer } from './grpc';
@@ -81,8 +82,8 @@ export class CompetitorsService {
     });
     const eventsRecorded = () => relay.kick();
     const cipher = new TokenCipher(cfg.tokenKey);
-    const profilesDeps: ProfilesDeps = { profiles, outbox, adapter, cipher, backfillDays: cfg.backfillDays, eventsRecorded };
-    const competitorsDeps: CompetitorsDeps = {
+    const profilesUseCases = new ProfilesUseCases({ profiles, outbox, adapter, cipher, backfillDays: cfg.backfillDays, eventsRecorded });
+    const competitorsUseCases = new CompetitorsUseCases({
       competitors,
       outbox,
       adapter,
@@ -90,16 +91,23 @@ export class CompetitorsService {
       defaultPlan: cfg.defaultPlan,
       backfillDays: cfg.backfillDays,
       eventsRecorded,
-    };
+    });
+    const search = new SearchProfiles({ profiles, adapter, cipher });
 
     const consumer = await broker.consume(cfg.eventsQueue, [profileAuthRevoked], profileAuthRevokedHandler(profiles));
-    const grpc = createGrpcServer({ verifier, profiles: profilesDeps, competitors: competitorsDeps });
+    const grpc = createGrpcServer({
+      verifier,
+      profiles: profilesUseCases,
+      competitors: competitorsUseCases,
+      profileStore: profiles,
+      cipher,
+    });
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);
 
     const api = Router();
-    api.use(profilesRoutes(profilesDeps));
-    api.use(competitorsRoutes(competitorsDeps));
-    api.use(searchRoutes({ profiles, adapter, cipher }));
+    api.use(profilesRoutes(profilesUseCases));
+    api.use(competitorsRoutes(competitorsUseCases));
+    api.use(searchRoutes(search));
     const http = await startServiceHttp({
       // The largest request body this API takes (the gateway checks the same per route).
       jsonLimit: '16kb',

@@ -9,11 +9,17 @@ import { PublishedPostRepository } from './data/published-post.repository';
 import { TokenRepository } from './data/token.repository';
 import { AccessTokens } from './domain/access-tokens';
 import { AccountDirectory } from './domain/account-directory';
+import { ReadDailyMetrics } from './domain/daily-metrics.use-case';
 import { FailureInjector } from './domain/failure-injector';
+import { ReadPostMetrics } from './domain/post-metrics.use-case';
+import { ProfileInfo } from './domain/profile-info.use-case';
+import { PublishedPostsUseCases } from './domain/published-posts.use-cases';
+import { ListRecentPosts } from './domain/recent-posts.use-case';
 import { SandboxClock } from './domain/sandbox-clock';
 import type { SandboxContext } from './domain/sandbox.context';
+import { SearchProfiles } from './domain/search-profiles.use-case';
 import { seedAccounts } from './domain/seed-accounts';
-import { sandboxRouter } from './http/sandbox.router';
+import { sandboxRouter, type SandboxUseCases } from './http/sandbox.router';
 import { log } from './logger';
 
 export class NetworkSandboxService {
@@ -24,6 +30,7 @@ export class NetworkSandboxService {
     readonly cfg: SandboxConfig,
     private readonly conn: Connection,
     readonly ctx: SandboxContext,
+    private readonly useCases: SandboxUseCases,
     private readonly shutdown: AbortController,
   ) {}
 
@@ -56,7 +63,15 @@ export class NetworkSandboxService {
         now: () => clock.now(),
         maxProcessingMs: (net) => cfg.maxProcessingMs ?? publishingTraits(net).maxProcessingMs,
       };
-      service = new NetworkSandboxService(cfg, conn, ctx, shutdown);
+      const useCases: SandboxUseCases = {
+        profileInfo: new ProfileInfo(ctx),
+        search: new SearchProfiles(ctx),
+        published: new PublishedPostsUseCases(ctx),
+        recentPosts: new ListRecentPosts(ctx),
+        dailyMetrics: new ReadDailyMetrics(ctx),
+        postMetrics: new ReadPostMetrics(ctx),
+      };
+      service = new NetworkSandboxService(cfg, conn, ctx, useCases, shutdown);
       return service;
     } catch (err) {
       await closeMongo(conn);
@@ -67,7 +82,7 @@ export class NetworkSandboxService {
   async start(): Promise<void> {
     const app = createServiceApp({
       // No API behind internal auth: the sandbox plays external networks, called directly.
-      publicRoutes: sandboxRouter(this.ctx, { admin: this.cfg.adminEnabled }),
+      publicRoutes: sandboxRouter(this.ctx, this.useCases, { admin: this.cfg.adminEnabled }),
       readiness: [{ name: 'mongo', check: () => isMongoReady(this.conn) }],
       isDraining: () => this.draining,
     });

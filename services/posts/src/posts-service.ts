@@ -13,6 +13,7 @@ import { LabelRepository } from './data/label.repository';
 import { PostListIndex } from './data/post-list.index';
 import { PostRepository } from './data/post.repository';
 import type { MediaDirectory, ProfileDirectory } from './domain/posts/ports';
+import { LabelsUseCases } from './domain/labels/labels.use-cases';
 import { PostsUseCases } from './domain/posts/posts.use-cases';
 import { postsGrpcServer } from './grpc';
 import { labelsRoutes } from './http/labels.routes';
@@ -76,7 +77,7 @@ export class PostsService {
     });
 
     const api = Router();
-    api.use(labelsRoutes(labels));
+    api.use(labelsRoutes(new LabelsUseCases({ labels })));
     api.use(postsRoutes(useCases));
     const grpc = postsGrpcServer(posts, verifier);
     const grpcPort = await grpc.start(cfg.host, cfg.grpcPort);

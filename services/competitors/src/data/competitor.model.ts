@@ -1,6 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
 
-export type CompetitorStatusLevel = 'ACTIVE' | 'NOT_AVAILABLE';
+import type { CompetitorStatusLevel } from '../domain/ports';
+
+export type { CompetitorStatusLevel };
 
 export interface CompetitorDoc {
   _id: string;

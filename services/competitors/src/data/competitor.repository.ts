@@ -1,30 +1,10 @@
 import type { Connection, Model } from 'mongoose';
 import type { NetworkCode } from '@social/networks';
-import { competitorModel, type CompetitorDoc, type CompetitorStatusLevel } from './competitor.model';
-import { listConditions, type ListFilter, type Page } from './list-filter';
-
-export interface Competitor {
-  id: string;
-  workspaceId: string;
-  profileId: string;
-  net: NetworkCode;
-  networkAccountId: string;
-  name: string;
-  username: string;
-  picture: string;
-  statusLevel: CompetitorStatusLevel;
-}
-
-export interface NewCompetitor {
-  id: string;
-  profileId: string;
-  slot: number;
-  net: NetworkCode;
-  networkAccountId: string;
-  name: string;
-  username: string;
-  picture: string;
-}
+import { isDuplicateKeyError } from '@social/mongo';
+import type { Competitor, CompetitorStore, ListFilter, NewCompetitor, Page } from '../domain/ports';
+import { competitorModel, type CompetitorDoc } from './competitor.model';
+import { newId } from './ids';
+import { listConditions } from './list-filter';
 
 const toCompetitor = (d: CompetitorDoc): Competitor => ({
   id: d._id,
@@ -38,21 +18,30 @@ const toCompetitor = (d: CompetitorDoc): Competitor => ({
   statusLevel: d.statusLevel,
 });
 
-export class CompetitorRepository {
+export class CompetitorRepository implements CompetitorStore {
   readonly model: Model<CompetitorDoc>;
 
   constructor(conn: Connection) {
     this.model = competitorModel(conn);
   }
 
+  newId(): string {
+    return newId();
+  }
+
   /**
-   * Throws a duplicate-key error when the profile is already a competitor of the workspace or the
-   * slot is taken; the caller tells the two apart by reading the profile's record.
+   * Null on a duplicate key: the profile is already a competitor of the workspace, or the slot is
+   * taken (unique indexes); the caller tells the two apart by reading the profile's record.
    */
-  async insert(workspaceId: string, c: NewCompetitor): Promise<Competitor> {
+  async insert(workspaceId: string, c: NewCompetitor): Promise<Competitor | null> {
     const { id, ...fields } = c;
-    const doc = await this.model.create({ _id: id, workspaceId, ...fields, statusLevel: 'ACTIVE', createdAt: new Date() });
-    return toCompetitor(doc.toObject());
+    try {
+      const doc = await this.model.create({ _id: id, workspaceId, ...fields, statusLevel: 'ACTIVE', createdAt: new Date() });
+      return toCompetitor(doc.toObject());
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
   }
 
   async exists(id: string): Promise<boolean> {

@@ -1,16 +1,5 @@
 import type { FilterQuery } from 'mongoose';
-
-export interface ListFilter {
-  /** Case-insensitive text in name or username. */
-  query?: string;
-  /** Network codes (any of them). */
-  nets?: string[];
-}
-
-export interface Page {
-  skip: number;
-  take: number;
-}
+import type { ListFilter } from '../domain/ports';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

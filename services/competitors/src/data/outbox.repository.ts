@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Connection, Model } from 'mongoose';
 import { currentTraceparent } from '@social/events';
 import { getContext } from '@social/logger';
+import type { CollectionEvent, EventOutbox } from '../domain/ports';
 import { outboxModel, type OutboxDoc } from './outbox.model';
 
-export type NewOutboxEvent = Pick<OutboxDoc, 'kind' | 'targetKind' | 'targetId' | 'workspaceId' | 'net' | 'networkAccountId'> &
-  Partial<Pick<OutboxDoc, 'since' | 'until'>>;
-
-export class OutboxRepository {
+export class OutboxRepository implements EventOutbox {
   readonly model: Model<OutboxDoc>;
 
   constructor(conn: Connection) {
@@ -15,7 +13,7 @@ export class OutboxRepository {
   }
 
   /** Records an event due now, remembering the request it came from for log correlation. */
-  async add(event: NewOutboxEvent): Promise<string> {
+  async add(event: CollectionEvent): Promise<string> {
     const ctx = getContext();
     const now = new Date();
     const doc = await this.model.create({

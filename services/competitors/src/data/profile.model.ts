@@ -1,6 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
 
-export type ProfileStatusLevel = 'OK' | 'ERROR';
+import type { ProfileStatusLevel } from '../domain/ports';
+
+export type { ProfileStatusLevel };
 
 export interface ProfileDoc {
   _id: string;

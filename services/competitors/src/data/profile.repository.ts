@@ -1,31 +1,10 @@
 import type { Connection, Model } from 'mongoose';
 import type { NetworkCode } from '@social/networks';
-import { listConditions, type ListFilter, type Page } from './list-filter';
-import { profileModel, type ProfileDoc, type ProfileStatusLevel } from './profile.model';
-
-export interface Profile {
-  id: string;
-  workspaceId: string;
-  net: NetworkCode;
-  networkAccountId: string;
-  name: string;
-  username: string;
-  picture: string;
-  statusLevel: ProfileStatusLevel;
-  statusReason: string | null;
-}
-
-export interface NewProfile {
-  id: string;
-  net: NetworkCode;
-  networkAccountId: string;
-  name: string;
-  username: string;
-  picture: string;
-  accessTokenEnc: string;
-  statusLevel: ProfileStatusLevel;
-  statusReason: string | null;
-}
+import { isDuplicateKeyError } from '@social/mongo';
+import type { ListFilter, NewProfile, Page, Profile, ProfileReconnect, ProfileStatusLevel, ProfileStore } from '../domain/ports';
+import { newId } from './ids';
+import { listConditions } from './list-filter';
+import { profileModel, type ProfileDoc } from './profile.model';
 
 const toProfile = (d: ProfileDoc): Profile => ({
   id: d._id,
@@ -41,25 +20,34 @@ const toProfile = (d: ProfileDoc): Profile => ({
 
 const PUBLIC_FIELDS = { accessTokenEnc: 0 };
 
-export class ProfileRepository {
+export class ProfileRepository implements ProfileStore {
   readonly model: Model<ProfileDoc>;
 
   constructor(conn: Connection) {
     this.model = profileModel(conn);
   }
 
-  /** Throws a duplicate-key error when the workspace already has this network account. */
-  async create(workspaceId: string, p: NewProfile): Promise<Profile> {
+  newId(): string {
+    return newId();
+  }
+
+  /** Null on a duplicate key: the workspace already has this network account (unique index). */
+  async create(workspaceId: string, p: NewProfile): Promise<Profile | null> {
     const now = new Date();
     const { id, ...fields } = p;
-    const doc = await this.model.create({
-      _id: id,
-      workspaceId,
-      ...fields,
-      createdAt: now,
-      updatedAt: now,
-    });
-    return toProfile(doc.toObject());
+    try {
+      const doc = await this.model.create({
+        _id: id,
+        workspaceId,
+        ...fields,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return toProfile(doc.toObject());
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return null;
+      throw err;
+    }
   }
 
   async findByAccount(workspaceId: string, net: string, networkAccountId: string): Promise<Profile | null> {
@@ -114,11 +102,7 @@ export class ProfileRepository {
   }
 
   /** A reconnect: the fresh token and profile details replace the refused ones. */
-  async reconnect(
-    workspaceId: string,
-    id: string,
-    fields: Pick<NewProfile, 'name' | 'username' | 'picture' | 'accessTokenEnc' | 'statusLevel' | 'statusReason'>,
-  ): Promise<Profile | null> {
+  async reconnect(workspaceId: string, id: string, fields: ProfileReconnect): Promise<Profile | null> {
     // updateOne then findOne: FerretDB's findAndModify does not support a projection.
     const res = await this.model.updateOne({ _id: id, workspaceId }, { $set: { ...fields, updatedAt: new Date() } });
     if (res.matchedCount === 0) return null;

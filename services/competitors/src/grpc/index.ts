@@ -1,8 +1,10 @@
 import { profilesServiceDefinition, type ProfilesServiceMethods } from '@social/contracts';
 import { GrpcServer, type ServiceHandlers } from '@social/grpc';
 import type { TokenVerifier } from '@social/internal-auth';
-import type { CompetitorsDeps } from '../domain/competitors.use-cases';
-import type { ProfilesDeps } from '../domain/profiles.use-cases';
+import type { ProfileRepository } from '../data/profile.repository';
+import type { CompetitorsUseCases } from '../domain/competitors.use-cases';
+import type { ProfilesUseCases } from '../domain/profiles.use-cases';
+import type { TokenCipher } from '../domain/token-cipher';
 import { connectProfileRpc, connectSandboxProfilesRpc } from './connect-profile.rpc';
 import { getCompetitorRpc } from './get-competitor.rpc';
 import { getProfilesRpc } from './get-profiles.rpc';
@@ -20,10 +22,19 @@ export const COMPETITORS_RPC_CALLERS = {
   ConnectSandboxProfiles: ['gateway'],
 } as const;
 
-export function createGrpcServer(opts: { verifier: TokenVerifier; profiles: ProfilesDeps; competitors: CompetitorsDeps }): GrpcServer {
+export interface CompetitorsGrpcDeps {
+  verifier: TokenVerifier;
+  profiles: ProfilesUseCases;
+  competitors: CompetitorsUseCases;
+  /** Reads that are no use case of their own (a lookup by ids, the credentials for the publisher). */
+  profileStore: ProfileRepository;
+  cipher: TokenCipher;
+}
+
+export function createGrpcServer(opts: CompetitorsGrpcDeps): GrpcServer {
   const handlers: ServiceHandlers<ProfilesServiceMethods> = {
-    GetProfiles: getProfilesRpc(opts.profiles.profiles),
-    GetPublishCredentials: getPublishCredentialsRpc(opts.profiles.profiles, opts.profiles.cipher),
+    GetProfiles: getProfilesRpc(opts.profileStore),
+    GetPublishCredentials: getPublishCredentialsRpc(opts.profileStore, opts.cipher),
     GetCompetitor: getCompetitorRpc(opts.competitors),
     ConnectProfile: connectProfileRpc(opts.profiles),
     ConnectSandboxProfiles: connectSandboxProfilesRpc(opts.profiles),

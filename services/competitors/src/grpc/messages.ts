@@ -1,7 +1,6 @@
 import type { CompetitorMessage, ProfileMessage } from '@social/contracts';
 import { networkRef } from '@social/networks';
-import type { Competitor } from '../data/competitor.repository';
-import type { Profile } from '../data/profile.repository';
+import type { Competitor, Profile } from '../domain/ports';
 
 export const profileMessage = (p: Profile): ProfileMessage => ({
   id: p.id,

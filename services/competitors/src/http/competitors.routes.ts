@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { asyncHandler, validator, workspaceOf } from '@social/http';
-import { addCompetitor, listCompetitors, removeCompetitor, type CompetitorsDeps } from '../domain/competitors.use-cases';
+import type { CompetitorsUseCases } from '../domain/competitors.use-cases';
 import { parseListQuery } from './query.rules';
 import { competitorView, formB } from './views';
 
@@ -11,13 +11,13 @@ const validateAdd = validator<{ profileId: string }>({
   properties: { profileId: { type: 'string', minLength: 1, maxLength: 200 } },
 });
 
-export function competitorsRoutes(deps: CompetitorsDeps): Router {
+export function competitorsRoutes(competitors: CompetitorsUseCases): Router {
   const r = Router();
   r.get(
     '/competitors',
     asyncHandler(async (req, res) => {
       const { filter, page } = parseListQuery(req.query);
-      const { items, total } = await listCompetitors(deps, workspaceOf(req), filter, page);
+      const { items, total } = await competitors.list(workspaceOf(req), filter, page);
       res.json(formB(items.map(competitorView), total, page.skip));
     }),
   );
@@ -25,7 +25,7 @@ export function competitorsRoutes(deps: CompetitorsDeps): Router {
     '/competitor',
     asyncHandler(async (req, res) => {
       const input = validateAdd(req.body);
-      const c = await addCompetitor(deps, workspaceOf(req), req.auth?.plan, input);
+      const c = await competitors.add(workspaceOf(req), req.auth?.plan, input);
       // Spec 4.1: 201 also when the record already existed (the same id comes back).
       res.status(201).json({ id: c.id, profileId: c.profileId });
     }),
@@ -33,7 +33,7 @@ export function competitorsRoutes(deps: CompetitorsDeps): Router {
   r.delete(
     '/competitor/:competitorId',
     asyncHandler(async (req, res) => {
-      await removeCompetitor(deps, workspaceOf(req), req.params['competitorId']!);
+      await competitors.remove(workspaceOf(req), req.params['competitorId']!);
       res.json({ success: true });
     }),
   );

@@ -1,7 +1,7 @@
 import { validationError, type ErrorDetail } from '@social/errors';
 import { csv, parsePage } from '@social/http';
 import { isNetworkCode, NETWORK_CODES, type NetworkCode } from '@social/networks';
-import type { ListFilter, Page } from '../data/list-filter';
+import type { ListFilter, Page } from '../domain/ports';
 
 const MAX_QUERY = 200;
 

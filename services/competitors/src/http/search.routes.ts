@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { validationError, type ErrorDetail } from '@social/errors';
 import { asyncHandler, workspaceOf } from '@social/http';
 import { NETWORK_CODES, isNetworkCode } from '@social/networks';
-import { searchProfiles, type SearchArea, type SearchDeps } from '../domain/search.use-case';
+import type { SearchArea, SearchProfiles } from '../domain/search.use-case';
 import { stringParam } from './query.rules';
 
 const AREAS: readonly SearchArea[] = ['insights', 'posts'];
@@ -21,12 +21,12 @@ function parseSearchQuery(query: Record<string, unknown>) {
   return { query: text!, net: net as (typeof NETWORK_CODES)[number], area: area as SearchArea };
 }
 
-export function searchRoutes(deps: SearchDeps): Router {
+export function searchRoutes(search: SearchProfiles): Router {
   const r = Router();
   r.get(
     '/search/profiles',
     asyncHandler(async (req, res) => {
-      res.json(await searchProfiles(deps, workspaceOf(req), parseSearchQuery(req.query)));
+      res.json(await search.search(workspaceOf(req), parseSearchQuery(req.query)));
     }),
   );
   return r;

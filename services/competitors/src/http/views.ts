@@ -1,6 +1,5 @@
 import { networkRef } from '@social/networks';
-import type { Competitor } from '../data/competitor.repository';
-import type { Profile } from '../data/profile.repository';
+import type { Competitor, Profile } from '../domain/ports';
 
 /** Spec 2.5. */
 export const profileView = (p: Profile) => ({

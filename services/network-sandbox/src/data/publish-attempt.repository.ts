@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from '@social/mongo';
-import { type PublishAttemptDoc, publishAttemptModel } from './publish-attempt.model';
+import type { PublishAttemptStore, PublishReplay } from '../domain/ports';
+import { publishAttemptModel } from './publish-attempt.model';
 
-export class PublishAttemptRepository {
+export class PublishAttemptRepository implements PublishAttemptStore {
   private readonly model;
 
   constructor(conn: Connection) {
     this.model = publishAttemptModel(conn);
   }
 
-  async recordReplay(attempt: Omit<PublishAttemptDoc, '_id' | 'at'>): Promise<void> {
+  async recordReplay(attempt: PublishReplay): Promise<void> {
     await this.model.create({ ...attempt, _id: randomUUID(), at: new Date() });
   }
 

@@ -1,21 +1,5 @@
 import { type Connection, mongoose } from '@social/mongo';
-
-export interface PublishedMedia {
-  mimeType: string;
-  url?: string;
-  sha256?: string;
-  sizeBytes?: number;
-  durationSec?: number;
-  width?: number;
-  height?: number;
-}
-
-export interface PublishedLink {
-  link: string;
-  title?: string | null;
-  description?: string | null;
-  imageUrl?: string | null;
-}
+import type { PublishedLink, PublishedMedia } from '../domain/ports';
 
 export interface PublishedPostDoc {
   /** The network post id. */

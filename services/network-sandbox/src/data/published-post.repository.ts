@@ -1,14 +1,9 @@
-import type { Connection } from '@social/mongo';
+import { type Connection, isDuplicateKeyError } from '@social/mongo';
+import type { ListedPostRecord, ListingPosition, PublishedPost, PublishedPostStore } from '../domain/ports';
 import { hourOf, LEGACY_KEY_INDEX, type PublishedPostDoc, publishedPostModel } from './published-post.model';
 
 /** The fields of a post the network's listing shows. */
-export type ListedPostDoc = Pick<PublishedPostDoc, '_id' | 'publishedAt' | 'type' | 'caption' | 'firstComment' | 'media' | 'links'>;
-
-/** A position in an account's listing (newest first): the last post of the previous page. */
-export interface ListingPosition {
-  publishedAtMs: number;
-  id: string;
-}
+type ListedPostDoc = Pick<PublishedPostDoc, '_id' | 'publishedAt' | 'type' | 'caption' | 'firstComment' | 'media' | 'links'>;
 
 const LISTED = { _id: 1, publishedAt: 1, type: 1, caption: 1, firstComment: 1, 'media.mimeType': 1, links: 1 };
 
@@ -19,7 +14,7 @@ const MAX_HOURS_WALKED = 48;
 const NAMESPACE_NOT_FOUND = 26;
 const INDEX_NOT_FOUND = 27;
 
-export class PublishedPostRepository {
+export class PublishedPostRepository implements PublishedPostStore {
   private readonly model;
 
   constructor(conn: Connection) {
@@ -41,17 +36,31 @@ export class PublishedPostRepository {
   }
 
   /**
-   * Throws a duplicate-key error (code 11000) when the post holds a key another post holds. Goes
+   * False on a duplicate key (code 11000) when the post would hold a key another post holds. Goes
    * straight to the driver: the use case builds the whole document, and mongoose's save path costs
    * about half again per insert, which publish benchmarks feel. A post without a key must not carry
    * the field at all (a null would be indexed).
    */
-  async insert(doc: PublishedPostDoc): Promise<void> {
-    await this.model.collection.insertOne(doc as unknown as Parameters<typeof this.model.collection.insertOne>[0]);
+  async insert(post: PublishedPost, heldKey?: string): Promise<boolean> {
+    const { id, ...fields } = post;
+    const doc: PublishedPostDoc = {
+      _id: id,
+      ...fields,
+      ...(heldKey === undefined ? {} : { heldKey }),
+      publishedHour: hourOf(post.publishedAt.getTime()),
+    };
+    try {
+      await this.model.collection.insertOne(doc as unknown as Parameters<typeof this.model.collection.insertOne>[0]);
+      return true;
+    } catch (err) {
+      if (heldKey !== undefined && isDuplicateKeyError(err)) return false;
+      throw err;
+    }
   }
 
-  async findByHeldKey(heldKey: string): Promise<PublishedPostDoc | null> {
-    return this.model.findOne({ heldKey }).lean();
+  async findByHeldKey(heldKey: string): Promise<PublishedPost | null> {
+    const d = await this.model.findOne({ heldKey }).lean();
+    return d ? toPost(d) : null;
   }
 
   /** Compare-and-set: the post stops holding the key if it still does; true for the one caller that did it. */
@@ -71,7 +80,7 @@ export class PublishedPostRepository {
     net: string,
     accountId: string,
     q: { sinceMs: number; untilMs: number; before?: ListingPosition; limit: number },
-  ): Promise<ListedPostDoc[]> {
+  ): Promise<ListedPostRecord[]> {
     const upToMs = Math.min(q.untilMs, q.before?.publishedAtMs ?? Number.POSITIVE_INFINITY);
     if (upToMs < q.sinceMs) return [];
     const newest = hourOf(upToMs);
@@ -86,14 +95,16 @@ export class PublishedPostRepository {
       if (q.before) filter['$or'] = [{ publishedAt: { $lt: new Date(q.before.publishedAtMs) } }, { _id: { $lt: q.before.id } }];
       return this.model.find(filter, LISTED).sort({ publishedAt: -1, _id: -1 }).limit(limit).lean<ListedPostDoc[]>();
     };
-    if (newest - oldest >= MAX_HOURS_WALKED) return page({ $gte: oldest, $lte: newest }, q.limit);
-    const out: ListedPostDoc[] = [];
-    for (let hour = newest; hour >= oldest && out.length < q.limit; hour--) out.push(...(await page(hour, q.limit - out.length)));
+    if (newest - oldest >= MAX_HOURS_WALKED) return (await page({ $gte: oldest, $lte: newest }, q.limit)).map(toListed);
+    const out: ListedPostRecord[] = [];
+    for (let hour = newest; hour >= oldest && out.length < q.limit; hour--) {
+      out.push(...(await page(hour, q.limit - out.length)).map(toListed));
+    }
     return out;
   }
 
-  async listByAccount(net: string, accountId: string): Promise<PublishedPostDoc[]> {
-    return this.model.find({ net, accountId }).lean();
+  async listByAccount(net: string, accountId: string): Promise<PublishedPost[]> {
+    return (await this.model.find({ net, accountId }).lean()).map(toPost);
   }
 
   /** How many posts were published; for progress polling, where the listing is too heavy. */
@@ -102,14 +113,44 @@ export class PublishedPostRepository {
   }
 
   /** For the admin listing; every filter optional. */
-  async list(filter: { net?: string; accountId?: string; clientKeyPrefix?: string }): Promise<PublishedPostDoc[]> {
+  async list(filter: { net?: string; accountId?: string; clientKeyPrefix?: string }): Promise<PublishedPost[]> {
     const q: Record<string, string> = {};
     if (filter.net) q['net'] = filter.net;
     if (filter.accountId) q['accountId'] = filter.accountId;
-    const docs = (await this.model.find(q).lean()).map(withClientKey);
+    const docs = (await this.model.find(q).lean()).map(withClientKey).map(toPost);
     const prefix = filter.clientKeyPrefix;
     return prefix ? docs.filter((d) => d.clientKey.startsWith(prefix)) : docs;
   }
+}
+
+/** The stored document as the domain's record (no key held, no index fields). */
+function toPost(d: PublishedPostDoc): PublishedPost {
+  return {
+    id: d._id,
+    net: d.net,
+    accountId: d.accountId,
+    clientKey: d.clientKey,
+    fingerprint: d.fingerprint,
+    type: d.type,
+    caption: d.caption,
+    firstComment: d.firstComment,
+    media: d.media,
+    links: d.links,
+    settingsJson: d.settingsJson,
+    publishedAt: d.publishedAt,
+  };
+}
+
+function toListed(d: ListedPostDoc): ListedPostRecord {
+  return {
+    id: d._id,
+    publishedAt: d.publishedAt,
+    type: d.type,
+    caption: d.caption,
+    firstComment: d.firstComment,
+    media: d.media,
+    links: d.links,
+  };
 }
 
 /** Posts stored by the earlier version name the key `idempotencyKey`. */

@@ -1,7 +1,8 @@
 import type { Connection } from '@social/mongo';
-import { type TokenDoc, tokenModel } from './token.model';
+import type { IssuedToken, TokenStore } from '../domain/ports';
+import { tokenModel } from './token.model';
 
-export class TokenRepository {
+export class TokenRepository implements TokenStore {
   private readonly model;
 
   constructor(conn: Connection) {
@@ -12,8 +13,9 @@ export class TokenRepository {
     await this.model.create({ _id: tokenHash, net, accountId, issuedAt: new Date(), revokedAt: null });
   }
 
-  async findByHash(tokenHash: string): Promise<TokenDoc | null> {
-    return this.model.findById(tokenHash).lean();
+  async findByHash(tokenHash: string): Promise<IssuedToken | null> {
+    const d = await this.model.findById(tokenHash).lean();
+    return d ? { net: d.net, accountId: d.accountId, revokedAt: d.revokedAt ?? null } : null;
   }
 
   /** Revokes every live token of the account; returns how many. */

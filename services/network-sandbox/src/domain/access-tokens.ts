@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { NetworkCode } from '@social/networks';
-import type { TokenRepository } from '../data/token.repository';
 import type { Account, AccountDirectory } from './account-directory';
+import type { TokenStore } from './ports';
 import { accountNotFound, notConnectable, tokenInvalid, tokenMissing, tokenRevoked } from './sandbox.errors';
 
 interface TokenOwner {
@@ -21,7 +21,7 @@ export class AccessTokens {
   private readonly cache = new Map<string, { owner: TokenOwner; until: number }>();
 
   constructor(
-    private readonly repo: TokenRepository,
+    private readonly repo: TokenStore,
     private readonly directory: AccountDirectory,
   ) {}
 

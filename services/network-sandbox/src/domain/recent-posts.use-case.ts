@@ -1,9 +1,9 @@
 import { type ErrorDetail, validationError } from '@social/errors';
 import { getNetwork, type NetworkCode, type PostType } from '@social/networks';
-import type { ListedPostDoc, ListingPosition } from '../data/published-post.repository';
 import type { Account } from './account-directory';
 import { dayOfMs } from './dates';
 import { type HistoryPost, historyPostsOfDay } from './post-history';
+import type { ListedPostRecord, ListingPosition } from './ports';
 import { requireAccount, type SandboxContext, underFailures } from './sandbox.context';
 import { notSupported } from './sandbox.errors';
 
@@ -48,48 +48,54 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
  * caller reconciling a publish has to pick its post out of a realistic feed. Paged by an opaque
  * cursor (the position of the last post of the page).
  */
-export async function listRecentPosts(ctx: SandboxContext, q: RecentPostsQuery): Promise<RecentPostsPage> {
-  const network = getNetwork(q.net);
-  if (!network.publishing) throw notSupported(`Listing posts on ${network.name}`);
-  const account = requireAccount(ctx, q.net, q.accountId);
-  const problems: ErrorDetail[] = [];
-  const sinceMs = q.since !== undefined && ISO_DATE_TIME.test(q.since) ? Date.parse(q.since) : Number.NaN;
-  if (Number.isNaN(sinceMs)) problems.push({ path: '/query/since', message: 'must be an ISO date-time, e.g. 2026-01-01T00:00:00Z' });
-  const limit = q.limit === undefined ? DEFAULT_RECENT_LIMIT : /^\d{1,3}$/.test(q.limit) ? Number(q.limit) : 0;
-  if (limit < 1 || limit > MAX_RECENT_LIMIT)
-    problems.push({ path: '/query/limit', message: `must be an integer from 1 to ${MAX_RECENT_LIMIT}` });
-  const before = decodeCursor(q.cursor);
-  if (before === null) problems.push({ path: '/query/cursor', message: 'is not a cursor of this API' });
-  if (problems.length > 0) throw validationError(problems);
+export class ListRecentPosts {
+  constructor(private readonly ctx: SandboxContext) {}
 
-  return underFailures(ctx, { operation: 'recentPosts', net: q.net, accountId: account.id }, async () => {
-    await ctx.tokens.requireOwner(account, q.token);
-    // One more than a page from each source tells whether another page follows. Nothing exists
-    // after the sandbox's now (posts made while its clock was shifted forward wait for it).
-    const now = ctx.now();
-    const stored = await ctx.posts.listRecent(account.net, account.id, {
-      sinceMs,
-      untilMs: now,
-      before: before ?? undefined,
-      limit: limit + 1,
+  async list(q: RecentPostsQuery): Promise<RecentPostsPage> {
+    const ctx = this.ctx;
+    const network = getNetwork(q.net);
+    if (!network.publishing) throw notSupported(`Listing posts on ${network.name}`);
+    const account = requireAccount(ctx, q.net, q.accountId);
+    const problems: ErrorDetail[] = [];
+    const sinceMs = q.since !== undefined && ISO_DATE_TIME.test(q.since) ? Date.parse(q.since) : Number.NaN;
+    if (Number.isNaN(sinceMs)) problems.push({ path: '/query/since', message: 'must be an ISO date-time, e.g. 2026-01-01T00:00:00Z' });
+    const limit = q.limit === undefined ? DEFAULT_RECENT_LIMIT : /^\d{1,3}$/.test(q.limit) ? Number(q.limit) : 0;
+    if (limit < 1 || limit > MAX_RECENT_LIMIT)
+      problems.push({ path: '/query/limit', message: `must be an integer from 1 to ${MAX_RECENT_LIMIT}` });
+    const before = decodeCursor(q.cursor);
+    if (before === null) problems.push({ path: '/query/cursor', message: 'is not a cursor of this API' });
+    if (problems.length > 0) throw validationError(problems);
+
+    return underFailures(ctx, { operation: 'recentPosts', net: q.net, accountId: account.id }, async () => {
+      await ctx.tokens.requireOwner(account, q.token);
+      // One more than a page from each source tells whether another page follows. Nothing exists
+      // after the sandbox's now (posts made while its clock was shifted forward wait for it).
+      const now = ctx.now();
+      const stored = await ctx.posts.listRecent(account.net, account.id, {
+        sinceMs,
+        untilMs: now,
+        before: before ?? undefined,
+        limit: limit + 1,
+      });
+      const upToMs = Math.min(now, before?.publishedAtMs ?? Number.POSITIVE_INFINITY);
+      const entries = [...stored.map(fromStored), ...historyBetween(ctx, account, sinceMs, upToMs, before ?? undefined)];
+      entries.sort((a, b) => b.publishedAtMs - a.publishedAtMs || (a.post.networkPostId < b.post.networkPostId ? 1 : -1));
+      const page = entries.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        items: page.map((e) => e.post),
+        nextCursor:
+          entries.length > limit && last ? encodeCursor({ publishedAtMs: last.publishedAtMs, id: last.post.networkPostId }) : null,
+      };
     });
-    const upToMs = Math.min(now, before?.publishedAtMs ?? Number.POSITIVE_INFINITY);
-    const entries = [...stored.map(fromStored), ...historyBetween(ctx, account, sinceMs, upToMs, before ?? undefined)];
-    entries.sort((a, b) => b.publishedAtMs - a.publishedAtMs || (a.post.networkPostId < b.post.networkPostId ? 1 : -1));
-    const page = entries.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map((e) => e.post),
-      nextCursor: entries.length > limit && last ? encodeCursor({ publishedAtMs: last.publishedAtMs, id: last.post.networkPostId }) : null,
-    };
-  });
+  }
 }
 
-function fromStored(d: ListedPostDoc): Entry {
+function fromStored(d: ListedPostRecord): Entry {
   return {
     publishedAtMs: d.publishedAt.getTime(),
     post: {
-      networkPostId: d._id,
+      networkPostId: d.id,
       publishedAt: d.publishedAt.toISOString(),
       type: d.type as PostType,
       caption: d.caption ?? null,

@@ -1,18 +1,17 @@
 import type { NetworkCode } from '@social/networks';
-import type { PublishAttemptRepository } from '../data/publish-attempt.repository';
-import type { PublishedPostRepository } from '../data/published-post.repository';
 import type { AccessTokens } from './access-tokens';
 import type { Account, AccountDirectory } from './account-directory';
 import { delayOf, type FailureInjector, latencyBefore, raiseInjected, type RequestScope, sleep } from './failure-injector';
+import type { PublishAttemptStore, PublishedPostStore } from './ports';
 import type { SandboxClock } from './sandbox-clock';
 import { accountNotFound } from './sandbox.errors';
 
-/** What the use cases work with; built once by the service. */
+/** What the use cases work with (their one deps object): ports and sandbox state, built once by the service. */
 export interface SandboxContext {
   directory: AccountDirectory;
   tokens: AccessTokens;
-  posts: PublishedPostRepository;
-  attempts: PublishAttemptRepository;
+  posts: PublishedPostStore;
+  attempts: PublishAttemptStore;
   failures: FailureInjector;
   clock: SandboxClock;
   /** Base of the URLs the sandbox hands out (pictures, post links). */
@@ -34,7 +33,7 @@ export function requireAccount(ctx: SandboxContext, net: NetworkCode, accountId:
 /**
  * Runs one network call under the failures tests switched on: a rule's error replaces the work
  * (phase before, after its latency) or follows it (phase after); a `slow` rule holds the answer back
- * after the work. Publishing has its own sequence (publish-post.use-case), bounded in time.
+ * after the work. Publishing has its own sequence (published-posts.use-cases), bounded in time.
  */
 export async function underFailures<T>(ctx: SandboxContext, scope: RequestScope, work: () => Promise<T>): Promise<T> {
   const rule = ctx.failures.take(scope);

@@ -18,31 +18,36 @@ const MAX_RESULTS = 20;
  * exactly one username and only business or creator accounts. Personal accounts are never
  * returned; on username networks the answer says when the username was a personal account.
  */
-export async function searchProfiles(ctx: SandboxContext, cmd: SearchCommand): Promise<SearchProfilesResult> {
-  const network = getNetwork(cmd.net);
-  if (!network.profileSearch) throw notSupported(`Profile search on ${network.name}`);
-  const account = requireAccount(ctx, cmd.net, cmd.accountId);
-  return underFailures(ctx, { operation: 'searchProfiles', net: cmd.net, accountId: account.id }, async () => {
-    await ctx.tokens.requireOwner(account, cmd.token);
-    const query = cmd.query.trim();
-    if (query.length === 0) throw validationError([{ path: '/query/query', message: 'must not be empty' }]);
-    const now = ctx.now();
-    const profile = (a: Parameters<typeof ctx.directory.profileOf>[0]) => ctx.directory.profileOf(a, ctx.publicUrl(), now);
+export class SearchProfiles {
+  constructor(private readonly ctx: SandboxContext) {}
 
-    if (network.profileSearch === 'name') {
-      const needle = query.toLowerCase();
-      const items = ctx.directory
-        .list(cmd.net)
-        .filter((a) => a.kind !== 'personal' && a.name.toLowerCase().includes(needle))
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .slice(0, MAX_RESULTS)
-        .map(profile);
-      return { items, personalAccountMatch: false };
-    }
+  async search(cmd: SearchCommand): Promise<SearchProfilesResult> {
+    const ctx = this.ctx;
+    const network = getNetwork(cmd.net);
+    if (!network.profileSearch) throw notSupported(`Profile search on ${network.name}`);
+    const account = requireAccount(ctx, cmd.net, cmd.accountId);
+    return underFailures(ctx, { operation: 'searchProfiles', net: cmd.net, accountId: account.id }, async () => {
+      await ctx.tokens.requireOwner(account, cmd.token);
+      const query = cmd.query.trim();
+      if (query.length === 0) throw validationError([{ path: '/query/query', message: 'must not be empty' }]);
+      const now = ctx.now();
+      const profile = (a: Parameters<typeof ctx.directory.profileOf>[0]) => ctx.directory.profileOf(a, ctx.publicUrl(), now);
 
-    const found = ctx.directory.findByUsername(cmd.net, query.replace(/^@/, ''));
-    if (!found) return { items: [], personalAccountMatch: false };
-    if (found.kind === 'personal') return { items: [], personalAccountMatch: true };
-    return { items: [profile(found)], personalAccountMatch: false };
-  });
+      if (network.profileSearch === 'name') {
+        const needle = query.toLowerCase();
+        const items = ctx.directory
+          .list(cmd.net)
+          .filter((a) => a.kind !== 'personal' && a.name.toLowerCase().includes(needle))
+          .sort((a, b) => a.name.localeCompare(b.name))
+          .slice(0, MAX_RESULTS)
+          .map(profile);
+        return { items, personalAccountMatch: false };
+      }
+
+      const found = ctx.directory.findByUsername(cmd.net, query.replace(/^@/, ''));
+      if (!found) return { items: [], personalAccountMatch: false };
+      if (found.kind === 'personal') return { items: [], personalAccountMatch: true };
+      return { items: [profile(found)], personalAccountMatch: false };
+    });
+  }
 }

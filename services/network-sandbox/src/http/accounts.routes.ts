@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { validationError } from '@social/errors';
 import { asyncHandler } from '@social/http';
 import type { ProfileKind } from '@social/networks';
-import { profileInfo } from '../domain/profile-info.use-case';
+import type { ProfileInfo } from '../domain/profile-info.use-case';
 import { requireAccount, type SandboxContext } from '../domain/sandbox.context';
 import { bearerOf, netOf, param, queryString } from './request-helpers';
 
@@ -12,7 +12,7 @@ const KINDS: readonly ProfileKind[] = ['own', 'business', 'creator', 'personal']
  * Accounts and tokens: the stand-in for each network's account picker and OAuth consent, used by
  * the admin CLI to connect profiles. Always on (not admin routes): a deployment connects profiles.
  */
-export function accountsRoutes(ctx: SandboxContext): Router {
+export function accountsRoutes(ctx: SandboxContext, profileInfo: ProfileInfo): Router {
   const r = Router();
 
   r.get('/sandbox/:net/accounts', (req, res) => {
@@ -48,7 +48,7 @@ export function accountsRoutes(ctx: SandboxContext): Router {
   r.get(
     '/sandbox/:net/profiles/:profileId',
     asyncHandler(async (req, res) => {
-      res.json(await profileInfo(ctx, { net: netOf(req), profileId: param(req, 'profileId'), token: bearerOf(req) }));
+      res.json(await profileInfo.read({ net: netOf(req), profileId: param(req, 'profileId'), token: bearerOf(req) }));
     }),
   );
 

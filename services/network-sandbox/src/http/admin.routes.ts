@@ -122,7 +122,7 @@ export function adminRoutes(ctx: SandboxContext): Router {
       res.json({
         total: docs.length,
         items: docs.map((d) => ({
-          networkPostId: d._id,
+          networkPostId: d.id,
           net: d.net,
           accountId: d.accountId,
           clientKey: d.clientKey,
@@ -133,7 +133,7 @@ export function adminRoutes(ctx: SandboxContext): Router {
           links: d.links,
           settings: d.settingsJson === null ? null : (JSON.parse(d.settingsJson) as unknown),
           publishedAt: d.publishedAt.toISOString(),
-          attempts: 1 + (replays.get(d._id) ?? 0),
+          attempts: 1 + (replays.get(d.id) ?? 0),
         })),
         clientKeys: [...clientKeys.values()],
         duplicateClientKeys: [...clientKeys.values()].filter((k) => k.created > 1),

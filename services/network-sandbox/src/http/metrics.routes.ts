@@ -2,9 +2,8 @@ import type { Request } from 'express';
 import { Router } from 'express';
 import { validationError } from '@social/errors';
 import { asyncHandler, csv } from '@social/http';
-import { readDailyMetrics, type MetricsQuery } from '../domain/daily-metrics.use-case';
-import { readPostMetrics } from '../domain/post-metrics.use-case';
-import type { SandboxContext } from '../domain/sandbox.context';
+import type { MetricsQuery, ReadDailyMetrics } from '../domain/daily-metrics.use-case';
+import type { ReadPostMetrics } from '../domain/post-metrics.use-case';
 import { bearerOf, netOf, param, queryString } from './request-helpers';
 
 /** Common query of both metric reads. `asOf` (ISO time) is a sandbox-only aid for tests. */
@@ -25,13 +24,13 @@ function metricsQuery(req: Request): MetricsQuery {
   };
 }
 
-export function metricsRoutes(ctx: SandboxContext): Router {
+export function metricsRoutes(metrics: { daily: ReadDailyMetrics; posts: ReadPostMetrics }): Router {
   const r = Router();
 
   r.get(
     '/sandbox/:net/accounts/:accountId/metrics/daily',
     asyncHandler(async (req, res) => {
-      res.json(await readDailyMetrics(ctx, metricsQuery(req)));
+      res.json(await metrics.daily.read(metricsQuery(req)));
     }),
   );
 
@@ -40,7 +39,7 @@ export function metricsRoutes(ctx: SandboxContext): Router {
     asyncHandler(async (req, res) => {
       const limit = queryString(req, 'limit');
       res.json(
-        await readPostMetrics(ctx, {
+        await metrics.posts.read({
           ...metricsQuery(req),
           cursor: queryString(req, 'cursor'),
           ...(limit !== undefined ? { limit: /^\d+$/.test(limit) ? Number(limit) : NaN } : {}),

@@ -2,9 +2,8 @@ import { Router } from 'express';
 import { validationError } from '@social/errors';
 import { asyncHandler, validator } from '@social/http';
 import { POST_TYPES } from '@social/networks';
-import { lookupPublished, type PublishContent, publishPost } from '../domain/publish-post.use-case';
-import { listRecentPosts } from '../domain/recent-posts.use-case';
-import type { SandboxContext } from '../domain/sandbox.context';
+import type { PublishContent, PublishedPostsUseCases } from '../domain/published-posts.use-cases';
+import type { ListRecentPosts } from '../domain/recent-posts.use-case';
 import { bearerOf, netOf, param, queryString } from './request-helpers';
 
 const nullableString = { type: ['string', 'null'], maxLength: 100_000 };
@@ -60,7 +59,7 @@ const publishBody = validator<Partial<PublishContent>>(
 // Printable ASCII without spaces: keys are built by callers from ids and revisions.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export function publishRoutes(ctx: SandboxContext): Router {
+export function publishRoutes(published: PublishedPostsUseCases, recent: ListRecentPosts): Router {
   const r = Router();
 
   r.post(
@@ -72,7 +71,7 @@ export function publishRoutes(ctx: SandboxContext): Router {
         throw validationError([{ path: '/headers/idempotency-key', message: 'send 1 to 255 printable ASCII characters' }]);
       }
       const body = publishBody(req.body ?? {});
-      const outcome = await publishPost(ctx, {
+      const outcome = await published.publish({
         net,
         accountId: param(req, 'accountId'),
         token: bearerOf(req),
@@ -95,7 +94,7 @@ export function publishRoutes(ctx: SandboxContext): Router {
     '/sandbox/:net/accounts/:accountId/posts',
     asyncHandler(async (req, res) => {
       res.json(
-        await listRecentPosts(ctx, {
+        await recent.list({
           net: netOf(req),
           accountId: param(req, 'accountId'),
           token: bearerOf(req),
@@ -111,7 +110,7 @@ export function publishRoutes(ctx: SandboxContext): Router {
     '/sandbox/:net/accounts/:accountId/posts/by-key/:key',
     asyncHandler(async (req, res) => {
       res.json(
-        await lookupPublished(ctx, {
+        await published.lookup({
           net: netOf(req),
           accountId: param(req, 'accountId'),
           token: bearerOf(req),
