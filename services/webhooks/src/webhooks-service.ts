@@ -12,10 +12,11 @@ import { domainEventsHandler, WEBHOOK_SOURCE_EVENTS } from './consumers/domain-e
 import { BrokerDeliveryJobs, DELIVERY_QUEUE, deliveryRequested, webhooksTopology } from './consumers/topology';
 import { DeliveryRepository } from './data/delivery.repository';
 import { EndpointRepository } from './data/endpoint.repository';
-import { DeliverWebhook, requeueOverdue } from './domain/deliver.use-case';
+import { DeliverWebhook } from './domain/deliver.use-case';
+import { RequeueOverdue } from './domain/requeue-overdue.use-case';
 import { EndpointsUseCases } from './domain/endpoints.use-cases';
 import { FanOut } from './domain/fan-out.use-case';
-import { pruneDeliveries } from './domain/prune.use-case';
+import { PruneDeliveries } from './domain/prune.use-case';
 import { webhooksRoutes } from './http/webhooks.routes';
 import { deliveryLog, log } from './logger';
 
@@ -111,6 +112,11 @@ export class WebhooksService {
         { name: 'broker', check: () => broker.isReady() },
       ],
     });
+    const requeueOverdue = new RequeueOverdue({ deliveries, jobs, graceMs: cfg.sweepGraceMs });
+    const prune = new PruneDeliveries({
+      deliveries,
+      policy: { retentionDays: cfg.deliveryRetentionDays, batchSize: cfg.pruneBatchSize, maxBatches: PRUNE_MAX_BATCHES },
+    });
     const service = new WebhooksService(
       cfg,
       mongo,
@@ -118,13 +124,8 @@ export class WebhooksService {
       broker,
       consumers,
       sender,
-      () => requeueOverdue(deliveries, jobs, cfg.sweepGraceMs, new Date()),
-      () =>
-        pruneDeliveries(
-          deliveries,
-          { retentionDays: cfg.deliveryRetentionDays, batchSize: cfg.pruneBatchSize, maxBatches: PRUNE_MAX_BATCHES },
-          new Date(),
-        ),
+      () => requeueOverdue.run(new Date()),
+      () => prune.run(new Date()),
     );
     service.startSweeping();
     service.startPruning();

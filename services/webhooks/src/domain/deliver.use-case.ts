@@ -141,18 +141,3 @@ export class DeliverWebhook {
     return endpoint;
   }
 }
-
-/**
- * The safety net of at-least-once: a pending delivery whose next attempt is long overdue lost its
- * job (a crash between the write and the queueing, a broker outage); it is queued again.
- */
-export async function requeueOverdue(deliveries: Deliveries, jobs: DeliveryJobs, graceMs: number, now: Date): Promise<number> {
-  let n = 0;
-  for (const d of await deliveries.allPending()) {
-    const due = (d.nextAttemptAt ?? d.createdAt).getTime();
-    if (now.getTime() - due < graceMs) continue;
-    await jobs.enqueue(d.id, d.attempts + 1, d.workspaceId, { ordered: d.orderKey !== null });
-    n++;
-  }
-  return n;
-}
