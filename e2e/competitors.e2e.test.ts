@@ -1,14 +1,13 @@
 import { TestSystem } from '@social/testkit';
+import { apiClient, outcome } from './support/api';
 
 // The whole system as processes, through the gateway, with workspaces and profiles made by the admin CLI.
 let system: TestSystem;
-let gw: string;
 
 const PLANS = JSON.stringify({ free: { competitors: 5 }, tiny: { competitors: 1 } });
 
 beforeAll(async () => {
   system = await TestSystem.start({ PLANS });
-  gw = `${system.gatewayUrl}/v2`;
 });
 
 afterAll(async () => {
@@ -22,14 +21,7 @@ interface Creds {
   profiles: { id: string; net: { code: string }; statusLevel: string }[];
 }
 
-const call = async (c: Creds, method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${gw}${path}`, {
-    method,
-    headers: { 'X-API-ID': c.apiId, 'X-API-KEY': c.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: await res.json() };
-};
+const api = (c: Creds) => apiClient(system, c);
 const workspace = (plan = 'free'): Promise<Creds> =>
   system.admin(['workspace', 'create', '--name', 'E2E competitors', '--plan', plan, '--sandbox-profiles', '--json']);
 
@@ -39,10 +31,10 @@ describe('profiles and competitors through the gateway', () => {
 
     expect(c.profiles).toHaveLength(9);
     expect(c.profiles.every((p) => p.statusLevel === 'OK')).toBe(true);
-    const listed = await call(c, 'GET', '/profiles?net=generalNet,photoNet');
-    expect(listed.status).toBe(200);
-    expect(listed.body).toMatchObject({ hasMore: false, total: 2 });
-    expect(listed.body.items.map((p: any) => p.id)).toEqual(c.profiles.slice(0, 2).map((p) => p.id));
+    const listed = await api(c).GET('/profiles', { params: { query: { net: 'generalNet,photoNet' } } });
+    expect(listed.response.status).toBe(200);
+    expect(listed.data).toMatchObject({ hasMore: false, total: 2 });
+    expect(listed.data!.items.map((p) => p.id)).toEqual(c.profiles.slice(0, 2).map((p) => p.id));
   });
 
   it('connects a chosen account with profile connect', async () => {
@@ -60,46 +52,51 @@ describe('profiles and competitors through the gateway', () => {
     ]);
 
     expect(p).toMatchObject({ id: expect.any(String), username: 'brightside.media', net: { code: 'photoNet' }, statusLevel: 'OK' });
-    expect((await call(c, 'GET', '/profiles')).body.total).toBe(10);
+    expect((await api(c).GET('/profiles')).data!.total).toBe(10);
   });
 
   it('searches, adds, lists, limits and removes competitors', async () => {
     const c = await workspace('tiny');
-    const found = await call(c, 'GET', '/search/profiles?net=photoNet&query=harbor.lane.bakery');
-    expect(found.status).toBe(200);
-    const [profile] = found.body.items;
+    const found = await api(c).GET('/search/profiles', { params: { query: { net: 'photoNet', query: 'harbor.lane.bakery' } } });
+    expect(found.response.status).toBe(200);
+    const profile = found.data!.items[0]!;
     expect(profile).toMatchObject({ name: 'Harbor Lane Bakery', username: 'harbor.lane.bakery' });
 
-    const added = await call(c, 'POST', '/competitor', { profileId: profile.id });
+    const add = (profileId: string) => api(c).POST('/competitor', { body: { profileId } });
+    const added = outcome(await add(profile.id));
     expect(added).toEqual({ status: 201, body: { id: expect.any(String), profileId: profile.id } });
-    expect(await call(c, 'POST', '/competitor', { profileId: profile.id })).toEqual(added);
+    expect(outcome(await add(profile.id))).toEqual(added);
+    const competitorId = (added.body as { id: string }).id;
 
-    const other = (await call(c, 'GET', '/search/profiles?net=generalNet&query=coffee')).body.items[0];
-    const limited = await call(c, 'POST', '/competitor', { profileId: other.id });
-    expect(limited.status).toBe(403);
-    expect(limited.body.error.code).toBe('PLAN_LIMIT_REACHED');
+    const other = (await api(c).GET('/search/profiles', { params: { query: { net: 'generalNet', query: 'coffee' } } })).data!.items[0]!;
+    const limited = await add(other.id);
+    expect(limited.response.status).toBe(403);
+    expect(limited.error!.error.code).toBe('PLAN_LIMIT_REACHED');
 
-    const list = await call(c, 'GET', '/competitors');
-    expect(list.body).toMatchObject({
+    const list = await api(c).GET('/competitors');
+    expect(list.data).toMatchObject({
       hasMore: false,
       total: 1,
-      items: [{ id: added.body.id, statusLevel: 'ACTIVE', net: { code: 'photoNet', name: 'Photo Net' } }],
+      items: [{ id: competitorId, statusLevel: 'ACTIVE', net: { code: 'photoNet', name: 'Photo Net' } }],
     });
 
+    const remove = (who: Creds) => api(who).DELETE('/competitor/{competitorId}', { params: { path: { competitorId } } });
     const stranger = await workspace();
-    expect((await call(stranger, 'DELETE', `/competitor/${added.body.id}`)).status).toBe(404);
-    expect(await call(c, 'DELETE', `/competitor/${added.body.id}`)).toEqual({ status: 200, body: { success: true } });
-    expect((await call(c, 'DELETE', `/competitor/${added.body.id}`)).status).toBe(404);
-    expect((await call(c, 'POST', '/competitor', { profileId: other.id })).status).toBe(201);
+    expect((await remove(stranger)).response.status).toBe(404);
+    expect(outcome(await remove(c))).toEqual({ status: 200, body: { success: true } });
+    expect((await remove(c)).response.status).toBe(404);
+    expect((await add(other.id)).response.status).toBe(201);
   });
 
   it('answers search problems as the spec says', async () => {
     const c = await workspace();
-    const personal = await call(c, 'GET', '/search/profiles?net=photoNet&query=ana.coffee');
-    expect([personal.status, personal.body.error.code]).toEqual([400, 'SEARCH_PERSONAL_PROFILE']);
-    const posts = await call(c, 'GET', '/search/profiles?net=photoNet&query=ana.coffee&area=posts');
-    expect(posts).toEqual({ status: 200, body: { items: [], warning: expect.any(String) } });
-    const noSearch = await call(c, 'GET', '/search/profiles?net=microblogNet&query=x');
-    expect([noSearch.status, noSearch.body.error.code]).toEqual([400, 'SEARCH_NOT_SUPPORTED']);
+    const search = (query: { net: 'photoNet' | 'microblogNet'; query: string; area?: 'posts' }) =>
+      api(c).GET('/search/profiles', { params: { query } });
+    const personal = await search({ net: 'photoNet', query: 'ana.coffee' });
+    expect([personal.response.status, personal.error?.error.code]).toEqual([400, 'SEARCH_PERSONAL_PROFILE']);
+    const posts = await search({ net: 'photoNet', query: 'ana.coffee', area: 'posts' });
+    expect(outcome(posts)).toEqual({ status: 200, body: { items: [], warning: expect.any(String) } });
+    const noSearch = await search({ net: 'microblogNet', query: 'x' });
+    expect([noSearch.response.status, noSearch.error?.error.code]).toEqual([400, 'SEARCH_NOT_SUPPORTED']);
   });
 });
