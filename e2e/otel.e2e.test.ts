@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { createTestVhost, eventually, testEnv, TestSystem, type TestVhost } from '@social/testkit';
+import { apiClient, viaGateway } from './support/api';
 import { OtlpReceiver, SpanKinds, type ReceivedSpan } from './support/otlp-receiver';
 
 // OpenTelemetry across the whole system: every process exports to a real OTLP/HTTP receiver
@@ -10,7 +11,6 @@ import { OtlpReceiver, SpanKinds, type ReceivedSpan } from './support/otlp-recei
 let vhost: TestVhost;
 let system: TestSystem;
 let receiver: OtlpReceiver;
-let gw: string;
 
 beforeAll(async () => {
   receiver = await OtlpReceiver.start();
@@ -24,7 +24,6 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '200',
   });
-  gw = `${system.gatewayUrl}/v2`;
 }, 420000);
 
 afterAll(async () => {
@@ -39,24 +38,9 @@ interface Creds {
   apiKey: string;
 }
 
-const call = async (c: Creds, method: string, path: string, opts: { body?: unknown; requestId?: string } = {}) => {
-  const res = await fetch(`${gw}${path}`, {
-    method,
-    headers: {
-      'X-API-ID': c.apiId,
-      'X-API-KEY': c.apiKey,
-      ...(opts.requestId ? { 'X-Request-Id': opts.requestId } : {}),
-      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
-
-const viaGateway = (signed: string) => {
-  const u = new URL(signed);
-  return `${system.gatewayUrl}${u.pathname}${u.search}`;
-};
+const api = (c: Creds) => apiClient(system, c);
+/** The request id this test traces, sent as X-Request-Id. */
+const traced = (requestId: string) => ({ headers: { 'X-Request-Id': requestId } });
 
 async function workspace(): Promise<Creds & { profileId: string }> {
   const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E otel', '--json']);
@@ -78,14 +62,20 @@ async function uploadImage(c: Creds, requestId: string): Promise<string> {
   const file = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#336699' } })
     .jpeg()
     .toBuffer();
-  const created = await call(c, 'POST', '/media', { body: { name: 'otel.jpg', destinationType: 'POST_MEDIA' } });
-  expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
-  const put = await fetch(viaGateway(created.body.uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file });
+  const created = await api(c).POST('/media', { body: { name: 'otel.jpg', destinationType: 'POST_MEDIA' } });
+  expect({ status: created.response.status, body: created.data ?? created.error }).toMatchObject({ status: 201 });
+  const path = { mediaId: created.data!.id };
+  // The signed storage address is raw HTTP: it carries its own signature, not the API keys.
+  const put = await fetch(viaGateway(system, created.data!.uploadUrl), {
+    method: 'PUT',
+    headers: { 'content-type': 'image/jpeg' },
+    body: file,
+  });
   expect(put.status).toBe(201);
-  const confirmed = await call(c, 'PATCH', `/media/${created.body.id}`, { requestId });
-  expect(confirmed.status).toBe(200);
-  await eventually(async () => (await call(c, 'GET', `/media/${created.body.id}`)).body.status === 'SUCCESS', 60000, 200);
-  return created.body.id;
+  const confirmed = await api(c).PATCH('/media/{mediaId}', { params: { path }, ...traced(requestId) });
+  expect(confirmed.response.status).toBe(200);
+  await eventually(async () => (await api(c).GET('/media/{mediaId}', { params: { path } })).data?.status === 'SUCCESS', 60000, 200);
+  return path.mediaId;
 }
 
 /** The gateway's server span of the request with this id: the root of its trace. */
@@ -122,7 +112,7 @@ describe('OpenTelemetry traces through the whole system', () => {
   it('follows a scheduled post in one trace from PATCH …/schedule through the dispatch and the publisher to the network call and the result applied in posts', async () => {
     const c = await workspace();
     const mediaId = await uploadImage(c, `otel-upload-${randomUUID()}`);
-    const created = await call(c, 'POST', '/posts', {
+    const created = await api(c).POST('/posts', {
       body: {
         type: 'MEDIA',
         profileIds: [c.profileId],
@@ -131,16 +121,19 @@ describe('OpenTelemetry traces through the whole system', () => {
         publishAt: new Date(Date.now() + 6000).toISOString(),
       },
     });
-    expect(created.status).toBe(201);
-    const postId = created.body.id;
+    expect(created.response.status).toBe(201);
+    const postId = created.data!.id;
     const requestId = `otel-schedule-${randomUUID()}`;
 
-    const scheduled = await call(c, 'PATCH', `/posts/${postId}/stage/schedule`, { requestId });
-    expect(scheduled.status).toBe(200);
+    const scheduled = await api(c).PATCH('/posts/{postId}/stage/{op}', {
+      params: { path: { postId, op: 'schedule' } },
+      ...traced(requestId),
+    });
+    expect(scheduled.response.status).toBe(200);
     const post = await eventually(
       async () => {
-        const { body } = await call(c, 'GET', `/posts/${postId}`);
-        return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+        const body = (await api(c).GET('/posts/{postId}', { params: { path: { postId } } })).data;
+        return body?.stage === 'PUBLISHED' || body?.stage === 'PUBLISHED_FAILED' ? body : null;
       },
       60000,
       300,
@@ -252,12 +245,12 @@ describe('OpenTelemetry traces through the whole system', () => {
 
   it('follows a competitor added into the insights collection and its calls to the network', async () => {
     const c = await workspace();
-    const found = await call(c, 'GET', '/search/profiles?net=generalNet&query=coffee');
-    expect(found.status).toBe(200);
+    const found = await api(c).GET('/search/profiles', { params: { query: { net: 'generalNet', query: 'coffee' } } });
+    expect(found.response.status).toBe(200);
     const requestId = `otel-competitor-${randomUUID()}`;
 
-    const added = await call(c, 'POST', '/competitor', { body: { profileId: found.body.items[0].id }, requestId });
-    expect(added.status).toBe(201);
+    const added = await api(c).POST('/competitor', { body: { profileId: found.data!.items[0]!.id }, ...traced(requestId) });
+    expect(added.response.status).toBe(201);
 
     const root = await gatewaySpanOf(requestId);
     const relayed = await spanIn(

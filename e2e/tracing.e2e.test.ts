@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { createTestVhost, eventually, sleep, testEnv, TestSystem, type TestVhost } from '@social/testkit';
+import { apiClient, viaGateway } from './support/api';
 
 // Tracing a request: the X-Request-Id a client sends to the gateway is on every log line of the
 // work it causes, in every process: HTTP, gRPC metadata, the stored publish task, event envelopes
 // (correlationId) and the network adapter's calls to the sandbox.
 let vhost: TestVhost;
 let system: TestSystem;
-let gw: string;
 
 beforeAll(async () => {
   vhost = await createTestVhost(testEnv()['AMQP_URL']!);
@@ -17,7 +17,6 @@ beforeAll(async () => {
     POSTS_DISPATCH_TICK_MS: '1000',
     SHUTDOWN_GRACE_MS: '3000',
   });
-  gw = `${system.gatewayUrl}/v2`;
 }, 240000);
 
 afterAll(async () => {
@@ -31,25 +30,9 @@ interface Creds {
   apiKey: string;
 }
 
-const call = async (c: Creds, method: string, path: string, opts: { body?: unknown; requestId?: string } = {}) => {
-  const res = await fetch(`${gw}${path}`, {
-    method,
-    headers: {
-      'X-API-ID': c.apiId,
-      'X-API-KEY': c.apiKey,
-      ...(opts.requestId ? { 'X-Request-Id': opts.requestId } : {}),
-      ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(opts.body === undefined ? {} : { body: JSON.stringify(opts.body) }),
-  });
-  return { status: res.status, body: (await res.json()) as any, requestId: res.headers.get('x-request-id') };
-};
-
-/** Signed addresses carry PUBLIC_BASE_URL (the default gateway address); this gateway is on another port. */
-const viaGateway = (signed: string) => {
-  const u = new URL(signed);
-  return `${system.gatewayUrl}${u.pathname}${u.search}`;
-};
+const api = (c: Creds) => apiClient(system, c);
+/** The request id this test traces, sent as X-Request-Id. */
+const traced = (requestId: string) => ({ headers: { 'X-Request-Id': requestId } });
 
 /** A log line a hop must have written with the traced id; values may be regular expressions. */
 interface Hop {
@@ -84,15 +67,21 @@ async function uploadImage(c: Creds, requestId: string): Promise<string> {
   const file = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } })
     .jpeg()
     .toBuffer();
-  const created = await call(c, 'POST', '/media', { body: { name: 'traced.jpg', destinationType: 'POST_MEDIA' } });
+  const created = await api(c).POST('/media', { body: { name: 'traced.jpg', destinationType: 'POST_MEDIA' } });
   // With the body, so a refusal says who refused and why (a 401 here was seen once, not reproduced).
-  expect({ status: created.status, body: created.body }).toMatchObject({ status: 201 });
-  const put = await fetch(viaGateway(created.body.uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file });
+  expect({ status: created.response.status, body: created.data ?? created.error }).toMatchObject({ status: 201 });
+  const path = { mediaId: created.data!.id };
+  // The signed storage address is raw HTTP: it carries its own signature, not the API keys.
+  const put = await fetch(viaGateway(system, created.data!.uploadUrl), {
+    method: 'PUT',
+    headers: { 'content-type': 'image/jpeg' },
+    body: file,
+  });
   expect(put.status).toBe(201);
-  const confirmed = await call(c, 'PATCH', `/media/${created.body.id}`, { requestId });
-  expect(confirmed.status).toBe(200);
-  await eventually(async () => (await call(c, 'GET', `/media/${created.body.id}`)).body.status === 'SUCCESS', 60000, 200);
-  return created.body.id;
+  const confirmed = await api(c).PATCH('/media/{mediaId}', { params: { path }, ...traced(requestId) });
+  expect(confirmed.response.status).toBe(200);
+  await eventually(async () => (await api(c).GET('/media/{mediaId}', { params: { path } })).data?.status === 'SUCCESS', 60000, 200);
+  return path.mediaId;
 }
 
 /**
@@ -119,12 +108,12 @@ async function workspace(): Promise<Creds & { profileId: string }> {
 describe('one request id through the whole system', () => {
   // schedule: the jobs leave later, from the dispatcher's tick, with the id stored on the publish
   // task; publishNow: they leave at once, while the request is still being answered.
-  it.each(['schedule', 'publishNow'])(
+  it.each(['schedule', 'publishNow'] as const)(
     'finds a %s in the gateway, posts, the publisher, the gRPC servers it called and the network sandbox',
     async (op) => {
       const c = await workspace();
       const mediaId = await uploadImage(c, `trace-upload-${randomUUID()}`);
-      const created = await call(c, 'POST', '/posts', {
+      const created = await api(c).POST('/posts', {
         body: {
           type: 'MEDIA',
           profileIds: [c.profileId],
@@ -133,16 +122,16 @@ describe('one request id through the whole system', () => {
           ...(op === 'schedule' ? { publishAt: new Date(Date.now() + 8000).toISOString() } : {}),
         },
       });
-      expect(created.status).toBe(201);
-      const postId = created.body.id;
+      expect(created.response.status).toBe(201);
+      const postId = created.data!.id;
       const requestId = `trace-${op}-${randomUUID()}`;
 
-      const changed = await call(c, 'PATCH', `/posts/${postId}/stage/${op}`, { requestId });
-      expect([changed.status, changed.requestId]).toEqual([200, requestId]);
+      const changed = await api(c).PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op } }, ...traced(requestId) });
+      expect([changed.response.status, changed.response.headers.get('x-request-id')]).toEqual([200, requestId]);
       const post = await eventually(
         async () => {
-          const { body } = await call(c, 'GET', `/posts/${postId}`);
-          return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+          const body = (await api(c).GET('/posts/{postId}', { params: { path: { postId } } })).data;
+          return body?.stage === 'PUBLISHED' || body?.stage === 'PUBLISHED_FAILED' ? body : null;
         },
         60000,
         300,
@@ -218,11 +207,11 @@ describe('one request id through the whole system', () => {
   it('finds a competitor added in the insights collection it started and in its network calls', async () => {
     const c = await workspace();
     const requestId = `trace-competitor-${randomUUID()}`;
-    const found = await call(c, 'GET', '/search/profiles?net=generalNet&query=coffee');
-    expect(found.status).toBe(200);
+    const found = await api(c).GET('/search/profiles', { params: { query: { net: 'generalNet', query: 'coffee' } } });
+    expect(found.response.status).toBe(200);
 
-    const added = await call(c, 'POST', '/competitor', { body: { profileId: found.body.items[0].id }, requestId });
-    expect(added.status).toBe(201);
+    const added = await api(c).POST('/competitor', { body: { profileId: found.data!.items[0]!.id }, ...traced(requestId) });
+    expect(added.response.status).toBe(201);
 
     const missing = await hopsWithout(requestId, [
       { hop: 'API request', process: 'gateway', line: { component: 'http:access', method: 'POST', path: '/v2/competitor' } },
