@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { idleRss, PeakRss, TestSystem, toMB } from '@social/testkit';
+import { apiClient, viaGateway as signedViaGateway } from './support/api';
 import { mp4, startTlsServer, type TlsServer } from '../services/media/test/fixtures';
 
 // Files are streamed, never held whole: a 128 MiB video goes through the signed upload, the worker,
@@ -30,35 +31,28 @@ function padded(video: Buffer, size: number): Buffer {
   return Buffer.concat([video, header, Buffer.alloc(size - video.length - 8, 0x20)]);
 }
 
-const api = (method: string, p: string, body?: unknown) =>
-  fetch(`${system.gatewayUrl}/v2${p}`, {
-    method,
-    headers: { 'X-API-ID': creds.apiId, 'X-API-KEY': creds.apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-const viaGateway = (signed: string) => {
-  const u = new URL(signed);
-  return `${system.gatewayUrl}${u.pathname}${u.search}`;
-};
-async function settled(id: string) {
+const api = () => apiClient(system, creds);
+const viaGateway = (signed: string) => signedViaGateway(system, signed);
+async function settled(mediaId: string) {
   for (let i = 0; i < 1200; i++) {
-    const media = await (await api('GET', `/media/${id}`)).json();
+    const media = (await api().GET('/media/{mediaId}', { params: { path: { mediaId } } })).data!;
     if (media.status !== 'PROCESSING') return media;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`media ${id} still PROCESSING`);
+  throw new Error(`media ${mediaId} still PROCESSING`);
 }
 async function upload(file: Buffer) {
-  const { id, uploadUrl } = await (await api('POST', '/media', { name: 'v.mp4', destinationType: 'POST_MEDIA' })).json();
+  const { id, uploadUrl } = (await api().POST('/media', { body: { name: 'v.mp4', destinationType: 'POST_MEDIA' } })).data!;
+  // The signed storage address is raw HTTP: it carries its own signature, not the API keys.
   const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: file });
   expect(put.status).toBe(201);
-  expect((await api('PATCH', `/media/${id}`)).status).toBe(200);
+  expect((await api().PATCH('/media/{mediaId}', { params: { path: { mediaId: id } } })).response.status).toBe(200);
   return settled(id);
 }
 async function importUrl(fileUrl: string) {
-  const res = await api('POST', '/media/from-url', { name: 'v.mp4', destinationType: 'POST_MEDIA', fileUrl });
-  expect(res.status).toBe(201);
-  return settled((await res.json()).id);
+  const res = await api().POST('/media/from-url', { body: { name: 'v.mp4', destinationType: 'POST_MEDIA', fileUrl } });
+  expect(res.response.status).toBe(201);
+  return settled(res.data!.id);
 }
 
 /** Runs `fn` and returns its result with how far each process's RSS rose above its idle level just before. */
@@ -110,7 +104,7 @@ describeOnLinux('memory of the media service and worker with a 128 MiB video', (
     if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
   }, 60000);
 
-  let uploaded: { path: string };
+  let uploaded: { path: string | null };
 
   it('stores and processes an uploaded 128 MiB video with the service and the worker each growing by less than half of it', async () => {
     const file = await fs.promises.readFile(bigFile);
@@ -138,7 +132,7 @@ describeOnLinux('memory of the media service and worker with a 128 MiB video', (
       .digest('hex');
 
     const { result: got, growthMB } = await growthDuring(async () => {
-      const res = await fetch(viaGateway(uploaded.path));
+      const res = await fetch(viaGateway(uploaded.path!));
       const hash = createHash('sha256');
       let bytes = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
