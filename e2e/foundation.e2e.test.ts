@@ -1,4 +1,5 @@
 import { TestSystem } from '@social/testkit';
+import { apiClient } from './support/api';
 
 // The whole system as separate processes, through the gateway, with keys made by the admin CLI.
 let system: TestSystem;
@@ -22,8 +23,10 @@ interface Creds {
 }
 const headers = (c: Creds, extra: Record<string, string> = {}) => ({ 'X-API-ID': c.apiId, 'X-API-KEY': c.apiKey, ...extra });
 const workspace = (plan = 'free'): Promise<Creds> => system.admin(['workspace', 'create', '--name', 'E2E', '--plan', plan, '--json']);
-const createLabel = (c: Creds, name: string) =>
-  fetch(`${gw}/labels`, { method: 'POST', headers: headers(c, { 'content-type': 'application/json' }), body: JSON.stringify({ name }) });
+/** The typed client; `retries: 0` where a test asserts a 429 or a 503, so the answer checked is the first. */
+const api = (c: Creds, opts: { retries?: number } = {}) => apiClient(system, c, opts);
+const createLabel = (c: Creds, name: string) => api(c).POST('/labels', { body: { name } });
+const listLabels = (c: Creds, opts: { retries?: number } = {}) => api(c, opts).GET('/labels/');
 
 describe('credentials', () => {
   it('issues a key pair that works through the gateway, shown once and stored hashed', async () => {
@@ -33,7 +36,7 @@ describe('credentials', () => {
       apiId: expect.stringMatching(/^aid_/),
       apiKey: expect.stringMatching(/^ask_/),
     });
-    expect((await fetch(`${gw}/labels/`, { headers: headers(c) })).status).toBe(200);
+    expect((await listLabels(c)).response.status).toBe(200);
     const list = await system.admin(['workspace', 'list', '--json']);
     expect(JSON.stringify(list)).not.toContain(c.apiKey);
     expect(list).toContainEqual(expect.objectContaining({ id: c.workspaceId, activeKeys: 1 }));
@@ -46,6 +49,7 @@ describe('credentials', () => {
       { 'X-API-ID': 'aid_nope', 'X-API-KEY': c.apiKey },
       { 'X-API-ID': c.apiId, 'X-API-KEY': 'ask_wrong' },
     ];
+    // Raw: missing and forged key headers are what this checks.
     const bodies = await Promise.all(
       cases.map(async (h) => {
         const res = await fetch(`${gw}/labels/`, { headers: h });
@@ -60,11 +64,11 @@ describe('credentials', () => {
 
   it('stops a revoked key at once and keeps the workspace reachable with another key', async () => {
     const c = await workspace();
-    expect((await fetch(`${gw}/labels/`, { headers: headers(c) })).status).toBe(200);
-    const second = await system.admin(['key', 'issue', '--workspace', c.workspaceId, '--json']);
+    expect((await listLabels(c)).response.status).toBe(200);
+    const second: Creds = await system.admin(['key', 'issue', '--workspace', c.workspaceId, '--json']);
     await system.admin(['key', 'revoke', '--api-id', c.apiId]);
-    expect((await fetch(`${gw}/labels/`, { headers: headers(c) })).status).toBe(401);
-    expect((await fetch(`${gw}/labels/`, { headers: headers(second) })).status).toBe(200);
+    expect((await listLabels(c)).response.status).toBe(401);
+    expect((await listLabels(second)).response.status).toBe(200);
   });
 
   it('fails the admin command line with a clear message on bad input', async () => {
@@ -77,33 +81,35 @@ describe('rate limits', () => {
   it('answers 429 with Retry-After and RateLimit headers once the plan quota is spent', async () => {
     const c = await workspace('tiny');
     const statuses: number[] = [];
-    let last: Response | undefined;
+    let last: Awaited<ReturnType<typeof listLabels>> | undefined;
     for (let i = 0; i < 6; i++) {
-      last = await fetch(`${gw}/labels/`, { headers: headers(c) });
-      statuses.push(last.status);
+      last = await listLabels(c, { retries: 0 });
+      statuses.push(last.response.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    expect(Number(last!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(last!.headers.get('ratelimit-policy')).toBe('5;w=60');
-    expect(last!.headers.get('ratelimit')).toMatch(/^limit=5, remaining=0, reset=\d+$/);
-    expect((await last!.json()).error.code).toBe('RATE_LIMITED');
+    const { headers: got } = last!.response;
+    expect(Number(got.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(got.get('ratelimit-policy')).toBe('5;w=60');
+    expect(got.get('ratelimit')).toMatch(/^limit=5, remaining=0, reset=\d+$/);
+    expect(last!.error!.error.code).toBe('RATE_LIMITED');
   });
 });
 
 describe('labels through the gateway', () => {
   it('creates, lists and pages labels', async () => {
     const c = await workspace();
-    for (const name of ['a', 'b', 'c']) expect((await createLabel(c, name)).status).toBe(201);
-    const page = await (await fetch(`${gw}/labels/?skip=1&take=1`, { headers: headers(c) })).json();
+    for (const name of ['a', 'b', 'c']) expect((await createLabel(c, name)).response.status).toBe(201);
+    const page = (await api(c).GET('/labels/', { params: { query: { skip: 1, take: 1 } } })).data;
     expect(page).toMatchObject({ total: 3, skip: 1, take: 1, items: [{ name: 'b', color: expect.stringMatching(/^#[0-9A-F]{6}$/) }] });
   });
 
   it('rejects bad bodies with 400 details and changes nothing', async () => {
     const c = await workspace();
     const res = await createLabel(c, 'x'.repeat(51));
-    expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/name' }] });
-    expect((await (await fetch(`${gw}/labels/`, { headers: headers(c) })).json()).total).toBe(0);
+    expect(res.response.status).toBe(400);
+    expect(res.error!.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: '/name' }] });
+    expect((await listLabels(c)).data!.total).toBe(0);
+    // Raw: a body of another content type, which the typed client does not send.
     const form = await fetch(`${gw}/labels`, { method: 'POST', headers: headers(c, { 'content-type': 'text/plain' }), body: 'x' });
     expect(form.status).toBe(415);
   });
@@ -112,14 +118,14 @@ describe('labels through the gateway', () => {
     const a = await workspace();
     const b = await workspace();
     await createLabel(a, 'only-a');
-    const seenByB = await (await fetch(`${gw}/labels/`, { headers: headers(b) })).json();
+    const seenByB = (await listLabels(b)).data;
     expect(seenByB).toEqual({ items: [], total: 0, skip: 0, take: 20 });
   });
 
   it('logs the request id in the gateway and in the posts service', async () => {
     const c = await workspace();
-    const res = await fetch(`${gw}/labels/`, { headers: headers(c, { 'X-Request-Id': 'e2e-trace-1' }) });
-    expect(res.headers.get('x-request-id')).toBe('e2e-trace-1');
+    const res = await api(c).GET('/labels/', { headers: { 'X-Request-Id': 'e2e-trace-1' } });
+    expect(res.response.headers.get('x-request-id')).toBe('e2e-trace-1');
     await new Promise((r) => setTimeout(r, 200));
     for (const service of ['gateway', 'posts']) {
       const lines = system.logOf(service).filter((l) => l.includes('e2e-trace-1'));
@@ -130,6 +136,7 @@ describe('labels through the gateway', () => {
 
   it('answers an unknown route with 404 in the error shape', async () => {
     const c = await workspace();
+    // Raw: a path the document does not have, so the typed client cannot name it.
     const res = await fetch(`${gw}/no-such-thing`, { headers: headers(c) });
     expect(res.status).toBe(404);
     expect((await res.json()).error.code).toBe('NOT_FOUND');
@@ -138,6 +145,7 @@ describe('labels through the gateway', () => {
 
 describe('the contract', () => {
   it('serves the OpenAPI document and a readable page without credentials', async () => {
+    // Raw: the document and the docs page are served without keys, and the page is HTML.
     const doc = await fetch(`${gw}/openapi.json`);
     expect(doc.status).toBe(200);
     const body = await doc.json();
@@ -157,6 +165,7 @@ describe('the contract', () => {
 
 describe('service lifecycle', () => {
   it('every service serves health checks', async () => {
+    // Raw: each service's own /healthz, outside the API.
     for (const name of ['posts', 'media', 'competitors', 'insights', 'publisher', 'gateway']) {
       const res = await fetch(`${system.url(name)}/healthz`);
       expect([name, res.status]).toEqual([name, 200]);
@@ -167,12 +176,12 @@ describe('service lifecycle', () => {
     const c = await workspace();
     expect(await system.stopProcess('posts', 'SIGTERM')).toBe(0);
     const started = Date.now();
-    const res = await fetch(`${gw}/labels/`, { headers: headers(c) });
-    expect(res.status).toBe(503);
+    const res = await listLabels(c, { retries: 0 });
+    expect(res.response.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect((await res.json()).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(res.error!.error.code).toBe('SERVICE_UNAVAILABLE');
     await system.startProcess('posts');
-    expect((await fetch(`${gw}/labels/`, { headers: headers(c) })).status).toBe(200);
+    expect((await listLabels(c)).response.status).toBe(200);
   });
 
   it('each service exits 0 on SIGTERM', async () => {
