@@ -11,6 +11,7 @@ import {
   type TestVhost,
   type WebhookReceiver,
 } from '@social/testkit';
+import { apiClient } from './support/api';
 import { publishingClient, type Creds } from './support/publishing';
 
 // Webhooks through the whole system: a post published through the gateway reaches a real HTTPS
@@ -47,40 +48,40 @@ afterAll(async () => {
 
 describe('webhooks through the gateway', () => {
   it('delivers a signed post.published for a post published through the whole system', async () => {
-    const { call, workspace, profileOf } = client;
+    const { workspace, profileOf } = client;
     const c: Creds = await workspace('E2E webhooks');
-    const hook = await call(c, 'POST', '/webhooks', {
-      url: `https://127.0.0.1:${receiver.port}/e2e`,
-      eventTypes: ['post.published', 'post.stage_changed'],
+    const api = apiClient(system, c);
+    const hookCreated = await api.POST('/webhooks', {
+      body: { url: `https://127.0.0.1:${receiver.port}/e2e`, eventTypes: ['post.published', 'post.stage_changed'] },
     });
-    expect(hook.status).toBe(201);
-    expect(hook.body.secret).toMatch(/^whsec_/);
-    const refused = await call(c, 'POST', '/webhooks', { url: 'https://10.1.1.1/hook', eventTypes: ['post.published'] });
-    expect([refused.status, refused.body.error.code]).toEqual([400, 'INVALID_WEBHOOK_URL']);
+    expect(hookCreated.response.status).toBe(201);
+    const hook = hookCreated.data!;
+    expect(hook.secret).toMatch(/^whsec_/);
+    const refused = await api.POST('/webhooks', { body: { url: 'https://10.1.1.1/hook', eventTypes: ['post.published'] } });
+    expect([refused.response.status, refused.error?.error.code]).toEqual([400, 'INVALID_WEBHOOK_URL']);
 
     const profileId = profileOf(c, 'generalNet');
-    const created = await call(c, 'POST', '/posts', {
-      type: 'STATUS',
-      profileIds: [profileId],
-      captions: [{ plainText: 'Hello webhooks' }],
+    const created = await api.POST('/posts', {
+      body: { type: 'STATUS', profileIds: [profileId], captions: [{ plainText: 'Hello webhooks' }] },
     });
-    expect(created.status).toBe(201);
-    const postId = created.body.id as string;
-    expect((await call(c, 'PATCH', `/posts/${postId}/stage/publishNow`)).status).toBe(200);
+    expect(created.response.status).toBe(201);
+    const postId = created.data!.id;
+    const published = await api.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op: 'publishNow' } } });
+    expect(published.response.status).toBe(200);
 
     const got = await eventually(
       async () => receiver.received.find((r) => r.url === '/e2e' && JSON.parse(r.body).type === 'post.published'),
       60000,
       200,
     );
-    const event = new Webhook(hook.body.secret).verify(got.body, got.headers) as any;
+    const event = new Webhook(hook.secret).verify(got.body, got.headers) as any;
     expect(event).toMatchObject({
       type: 'post.published',
       workspaceId: c.workspaceId,
       data: { postId, profileId, net: 'generalNet', networkPostId: expect.any(String), publishedAt: expect.any(String) },
     });
-    const post = await call(c, 'GET', `/posts/${postId}`);
-    expect(post.body.stage).toBe('PUBLISHED');
+    const post = await api.GET('/posts/{postId}', { params: { path: { postId } } });
+    expect(post.data!.stage).toBe('PUBLISHED');
 
     // The stage change to PUBLISHED follows the profile's result, never before it.
     const stages = await eventually(
@@ -96,13 +97,13 @@ describe('webhooks through the gateway', () => {
 
     const log = await eventually(
       async () => {
-        const res = await call(c, 'GET', `/webhooks/${hook.body.id}/deliveries`);
-        return res.body.items?.some((d: any) => d.eventType === 'post.published' && d.status === 'DELIVERED') ? res.body : null;
+        const res = await api.GET('/webhooks/{webhookId}/deliveries', { params: { path: { webhookId: hook.id } } });
+        return res.data?.items.some((d) => d.eventType === 'post.published' && d.status === 'DELIVERED') ? res.data : null;
       },
       30000,
       300,
     );
-    expect(log.items.find((d: any) => d.eventType === 'post.published')).toMatchObject({
+    expect(log.items.find((d) => d.eventType === 'post.published')).toMatchObject({
       id: got.headers['webhook-id'],
       attempts: 1,
       responseStatusCode: 200,
@@ -110,38 +111,42 @@ describe('webhooks through the gateway', () => {
 
     // Another workspace sees none of it.
     const other = await workspace('E2E webhooks other');
-    expect((await call(other, 'GET', `/webhooks/${hook.body.id}`)).status).toBe(404);
+    expect(
+      (await apiClient(system, other).GET('/webhooks/{webhookId}', { params: { path: { webhookId: hook.id } } })).response.status,
+    ).toBe(404);
   }, 180000);
 
   it('rotates an endpoint secret through the gateway, once per Idempotency-Key, and only in its own workspace', async () => {
-    const { call, workspace } = client;
+    const { workspace } = client;
     const c: Creds = await workspace('E2E webhooks rotation');
-    const hook = await call(c, 'POST', '/webhooks', { url: `https://127.0.0.1:${receiver.port}/e2e-rotate`, eventTypes: ['media.ready'] });
-    expect(hook.status).toBe(201);
-    const rotate = async (creds: Creds, key: string, body: unknown) => {
-      const res = await fetch(`${system.gatewayUrl}/v2/webhooks/${hook.body.id}/rotate-secret`, {
-        method: 'POST',
-        headers: { 'X-API-ID': creds.apiId, 'X-API-KEY': creds.apiKey, 'content-type': 'application/json', 'Idempotency-Key': key },
-        body: JSON.stringify(body),
+    const created = await apiClient(system, c).POST('/webhooks', {
+      body: { url: `https://127.0.0.1:${receiver.port}/e2e-rotate`, eventTypes: ['media.ready'] },
+    });
+    expect(created.response.status).toBe(201);
+    const hook = created.data!;
+    const rotate = async (creds: Creds, key: string, body: { graceSeconds?: number }) => {
+      const res = await apiClient(system, creds).POST('/webhooks/{webhookId}/rotate-secret', {
+        params: { path: { webhookId: hook.id }, header: { 'Idempotency-Key': key } },
+        body,
       });
-      return { status: res.status, body: (await res.json()) as any };
+      return { status: res.response.status, data: res.data, error: res.error };
     };
     const key = `rotate-${Date.now()}`;
     const first = await rotate(c, key, { graceSeconds: 3600 });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({
-      id: hook.body.id,
+    expect(first.data).toMatchObject({
+      id: hook.id,
       secret: expect.stringMatching(/^whsec_/),
       previousSecretExpiresAt: expect.any(String),
     });
-    expect(first.body.secret).not.toBe(hook.body.secret);
+    expect(first.data!.secret).not.toBe(hook.secret);
     // The same key and body: the same answer again, not a second rotation.
     const again = await rotate(c, key, { graceSeconds: 3600 });
-    expect([again.status, again.body.secret]).toEqual([200, first.body.secret]);
+    expect([again.status, again.data?.secret]).toEqual([200, first.data!.secret]);
     const invalid = await rotate(c, `${key}-bad`, { graceSeconds: 604801 });
-    expect([invalid.status, invalid.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([invalid.status, invalid.error?.error.code]).toEqual([400, 'VALIDATION_FAILED']);
     const other = await workspace('E2E webhooks rotation other');
     const foreign = await rotate(other, `${key}-other`, {});
-    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
+    expect([foreign.status, foreign.error?.error.code]).toEqual([404, 'WEBHOOK_NOT_FOUND']);
   }, 60000);
 });
