@@ -1,4 +1,4 @@
-import { createSocialClient, type components, type SocialClient } from '@social/client';
+import { createSocialClient, type SocialClient } from '@social/client';
 import type { TestSystem } from '@social/testkit';
 
 export interface ApiCreds {
@@ -28,11 +28,3 @@ export function viaGateway(system: TestSystem, signed: string): string {
   const u = new URL(signed);
   return `${system.gatewayUrl}${u.pathname}${u.search}`;
 }
-
-/**
- * A post update as the API takes it: some fields of PostInput. The document means every field to be
- * optional ("The fields of PostInput, every one optional"), but its PostUpdate is `allOf: [PostInput]`
- * with `required: []`, and under allOf PostInput's `required: [type]` still holds, so the generated
- * type demands `type`. Until the document says what it means, partial updates go through this cast.
- */
-export const postUpdate = (fields: Partial<components['schemas']['PostInput']>) => fields as components['schemas']['PostUpdate'];

@@ -1050,8 +1050,11 @@ export interface components {
             madeWithAi?: boolean;
             paidPartnership?: boolean;
         };
-        PostInput: {
-            type: components["schemas"]["PostType"];
+        /** @description A new post; `type` is required. */
+        PostInput: WithRequired<components["schemas"]["PostFields"], "type">;
+        /** @description The fields of a post as clients write them (PostInput requires `type`; PostUpdate requires none). */
+        PostFields: {
+            type?: components["schemas"]["PostType"];
             /** @description Connected profiles of the workspace. */
             profileIds?: string[];
             /** Format: date-time */
@@ -1100,7 +1103,7 @@ export interface components {
             microblogNet?: components["schemas"]["MicroblogNet"];
         };
         /** @description The fields of PostInput, every one optional; `null` removes publishAt, briefing or a network object. */
-        PostUpdate: components["schemas"]["PostInput"];
+        PostUpdate: components["schemas"]["PostFields"];
         PostProfile: {
             id: string;
             name: string;
@@ -3421,3 +3424,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
