@@ -24,7 +24,8 @@ export const webhooksSpec = {
   },
   /** How long a delivery keeps being retried after its event (24 h). */
   retryWindowMs: { env: 'WEBHOOKS_RETRY_WINDOW_MS', type: 'integer', minimum: 1000, default: 86_400_000 },
-  eventsPrefetch: { env: 'WEBHOOKS_EVENTS_PREFETCH', type: 'integer', minimum: 1, default: 32 },
+  /** Events fanned out at once: each waits for a database write and a broker confirm, so this is high. */
+  eventsPrefetch: { env: 'WEBHOOKS_EVENTS_PREFETCH', type: 'integer', minimum: 1, default: 200 },
   /** Attempts in flight per process: receivers are slow (network latency), so this is high. */
   deliveryPrefetch: { env: 'WEBHOOKS_DELIVERY_PREFETCH', type: 'integer', minimum: 1, default: 200 },
   /** How often pending deliveries whose job was lost (a crash between two writes) are re-queued. */

@@ -1,27 +1,79 @@
 import { isDuplicateKeyError, type Connection, type mongoose } from '@social/mongo';
 import type { Deliveries, Delivery } from '../domain/ports';
+import { Batcher } from './batcher';
 import { deliveryModel, type DeliveryDoc } from './delivery.model';
 
 const toDelivery = ({ _id, ...rest }: DeliveryDoc): Delivery => ({ id: _id, ...rest });
 
+type SettleFields = Partial<Pick<DeliveryDoc, 'state' | 'lastStatusCode' | 'lastError' | 'nextAttemptAt' | 'deliveredAt'>>;
+
+/** Deliveries this process stored and has not yet seen attempted, kept to spare a read. */
+const MAX_RECENT = 20_000;
+/** Inserts and settles per database call, and such calls in flight (of the 20 connections). */
+const BATCH = { maxBatch: 100, maxConcurrent: 4 };
+
+/** The write errors of a bulk write (the driver gives one or a list), by index. */
+function writeErrorsOf(err: unknown): Map<number, { code?: number; errmsg?: string }> | null {
+  const raw = (err as { writeErrors?: unknown } | null)?.writeErrors;
+  if (raw === undefined || raw === null) return null;
+  const list = (Array.isArray(raw) ? raw : [raw]) as { index: number; code?: number; errmsg?: string }[];
+  return new Map(list.map((w) => [w.index, w]));
+}
+
+/**
+ * Fan-out inserts and the settling of attempts are batched (one `insert` / `update` command for
+ * many deliveries: FerretDB's cost is mostly per command). Reads stay one per delivery with an
+ * equality filter (FerretDB pushes down neither `$in` nor `$or`). A delivery this process inserted
+ * is remembered until it is attempted: its first claim then needs no read (a delivery not yet
+ * attempted is exactly as inserted, since only claims, settles and replays write it, and the
+ * latter two need an attempt first), and its order key is known without a read.
+ */
 export class DeliveryRepository implements Deliveries {
   private readonly model: mongoose.Model<DeliveryDoc>;
+  /** The driver's collection, for the batched writes (no per-document casting by mongoose). */
+  private readonly collection: mongoose.mongo.Collection<DeliveryDoc>;
+  private readonly recent = new Map<string, Delivery>();
+  private readonly inserts: Batcher<Delivery, Delivery>;
+  private readonly settles: Batcher<{ id: string; attempt: number; set: SettleFields; now: Date }, undefined>;
 
   constructor(conn: Connection) {
     this.model = deliveryModel(conn);
+    this.collection = this.model.collection as unknown as mongoose.mongo.Collection<DeliveryDoc>;
+    this.inserts = new Batcher((ds) => this.insertBatch(ds), BATCH);
+    this.settles = new Batcher((ss) => this.settleBatch(ss), BATCH);
   }
 
   async insertOnce(d: Delivery): Promise<Delivery> {
-    const { id, ...rest } = d;
+    const stored = await this.inserts.add(d);
+    if (stored.state === 'PENDING' && stored.attempts === 0) this.remember(stored);
+    return stored;
+  }
+
+  private async insertBatch(ds: Delivery[]): Promise<(Delivery | Error)[]> {
     try {
-      await this.model.create({ _id: id, ...rest });
-      return d;
+      await this.collection.insertMany(
+        ds.map(({ id, ...rest }) => ({ _id: id, ...rest })),
+        { ordered: false },
+      );
+      return ds;
     } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      const existing = await this.findById(id);
-      if (!existing) throw err;
-      return existing;
+      const failed = writeErrorsOf(err);
+      if (!failed) throw err;
+      // A duplicate is a copy of an event fanned out before: the stored delivery is the answer.
+      return Promise.all(
+        ds.map(async (d, i) => {
+          const w = failed.get(i);
+          if (!w) return d;
+          const existing = isDuplicateKeyError(w) ? await this.findById(d.id) : null;
+          return existing ?? new Error(`delivery ${d.id} not stored: ${w.errmsg ?? `code ${w.code}`}`);
+        }),
+      );
     }
+  }
+
+  private remember(d: Delivery): void {
+    if (this.recent.size >= MAX_RECENT) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(d.id, d);
   }
 
   async findById(id: string): Promise<Delivery | null> {
@@ -56,6 +108,12 @@ export class DeliveryRepository implements Deliveries {
   }
 
   async claimById(id: string, attempt: number, now: Date, leaseUntil: Date): Promise<Delivery | null> {
+    const known = attempt === 1 ? this.recent.get(id) : undefined;
+    if (known) {
+      this.recent.delete(id);
+      if (!(await this.claim(id, attempt, now, leaseUntil))) return null;
+      return { ...known, attempts: attempt, lastAttemptAt: now, nextAttemptAt: leaseUntil, updatedAt: now };
+    }
     const d = await this.model
       .findOneAndUpdate(
         { _id: id, state: 'PENDING', attempts: attempt - 1 },
@@ -66,8 +124,42 @@ export class DeliveryRepository implements Deliveries {
     return d ? toDelivery(d) : null;
   }
 
-  async settle(id: string, attempt: number, set: Partial<DeliveryDoc>, now: Date): Promise<void> {
-    await this.model.updateOne({ _id: id, state: 'PENDING', attempts: attempt }, { $set: { ...set, updatedAt: now } });
+  async settle(id: string, attempt: number, set: SettleFields, now: Date): Promise<void> {
+    this.recent.delete(id);
+    await this.settles.add({ id, attempt, set, now });
+  }
+
+  private async settleBatch(ss: { id: string; attempt: number; set: SettleFields; now: Date }[]): Promise<(undefined | Error)[]> {
+    try {
+      await this.collection.bulkWrite(
+        ss.map(({ id, attempt, set, now }) => ({
+          updateOne: { filter: { _id: id, state: 'PENDING', attempts: attempt }, update: { $set: { ...set, updatedAt: now } } },
+        })),
+        { ordered: false },
+      );
+      return ss.map(() => undefined);
+    } catch (err) {
+      const failed = writeErrorsOf(err);
+      if (!failed) throw err;
+      return ss.map((s, i) => {
+        const w = failed.get(i);
+        return w ? new Error(`delivery ${s.id} not settled: ${w.errmsg ?? `code ${w.code}`}`) : undefined;
+      });
+    }
+  }
+
+  async withPendingOfKey(id: string): Promise<{ delivery: Delivery | null; pendingOfKey: Delivery[] }> {
+    // The order key of a delivery changes only on a replay (to none), so a remembered one is only
+    // trusted when the read finds the delivery itself among the key's pending ones.
+    const key = this.recent.get(id)?.orderKey;
+    if (key) {
+      const pending = await this.pendingOfKey(key);
+      const delivery = pending.find((p) => p.id === id);
+      if (delivery) return { delivery, pendingOfKey: pending };
+    }
+    const delivery = await this.findById(id);
+    if (!delivery?.orderKey || delivery.state !== 'PENDING') return { delivery, pendingOfKey: [] };
+    return { delivery, pendingOfKey: await this.pendingOfKey(delivery.orderKey) };
   }
 
   async pendingOfKey(orderKey: string): Promise<Delivery[]> {

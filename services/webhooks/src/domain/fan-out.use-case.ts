@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventEnvelope } from '@social/events';
-import { orderOf } from './order';
+import { comesBefore, orderOf } from './order';
 import type { Deliveries, Delivery, DeliveryJobs, Endpoint, Endpoints } from './ports';
 
 /** The `webhook-id` of an event at an endpoint: the same for every copy of the event. */
@@ -18,14 +18,25 @@ export function webhookBody(envelope: EventEnvelope): string {
   });
 }
 
+/** How long after fanning out a post's event a later one checks whether it is held back. */
+const RECENT_ORDER_KEY_MS = 60_000;
+
 /**
  * One event → one delivery per endpoint of its workspace that subscribed to its type, stored first
  * (so nothing accepted is lost) and then queued. A copy of an event already fanned out finds its
  * deliveries stored and queues the pending ones again; attempts are claimed, so that is harmless.
  * Events of one post are fanned out one at a time in arrival order, so the stored order is theirs.
+ *
+ * A post event's delivery that an earlier pending delivery of the same post and endpoint holds
+ * back is stored but not queued: the earlier one queues it when it is settled (it reads the
+ * pending deliveries after settling, and this check reads after storing, so one of the two always
+ * sees the other; both may, which queues a harmless copy). The check costs a read, so it is made
+ * only when this process fanned out an event of the same post and endpoint within the last
+ * minute; otherwise the delivery is queued and its attempt checks the order itself.
  */
 export class FanOut {
   private readonly perPost = new Map<string, Promise<void>>();
+  private readonly recentOrderKeys = new Map<string, number>();
   private readonly cache = new Map<string, { endpoints: Promise<Endpoint[]>; until: number }>();
 
   constructor(
@@ -64,6 +75,16 @@ export class FanOut {
     return endpoints;
   }
 
+  /** Whether an earlier pending delivery of the same post and endpoint will queue this one. */
+  private async heldBack(d: Delivery, orderKey: string): Promise<boolean> {
+    const now = Date.now();
+    const seen = this.recentOrderKeys.get(orderKey);
+    if (this.recentOrderKeys.size > 10_000) this.recentOrderKeys.clear();
+    this.recentOrderKeys.set(orderKey, now);
+    if (seen === undefined || now - seen > RECENT_ORDER_KEY_MS) return false;
+    return (await this.deliveries.pendingOfKey(orderKey)).some((p) => p.id !== d.id && comesBefore(p, d));
+  }
+
   private async fanOut(envelope: EventEnvelope): Promise<number> {
     const ws = envelope.workspaceId;
     if (!ws) return 0;
@@ -94,7 +115,9 @@ export class FanOut {
           updatedAt: now,
         };
         const stored = await this.deliveries.insertOnce(delivery);
-        if (stored.state === 'PENDING') await this.jobs.enqueue(stored.id, stored.attempts + 1, ws, { ordered: stored.orderKey !== null });
+        if (stored.state !== 'PENDING') return;
+        if (stored.orderKey !== null && (await this.heldBack(stored, stored.orderKey))) return;
+        await this.jobs.enqueue(stored.id, stored.attempts + 1, ws, { ordered: stored.orderKey !== null });
       }),
     );
     return targets.length;

@@ -79,6 +79,11 @@ export interface Deliveries {
     now: Date,
   ): Promise<void>;
   pendingOfKey(orderKey: string): Promise<Delivery[]>;
+  /**
+   * A delivery and, when it is pending and has an order key, the pending deliveries of that key
+   * (itself among them), read together where the store can.
+   */
+  withPendingOfKey(id: string): Promise<{ delivery: Delivery | null; pendingOfKey: Delivery[] }>;
   allPending(): Promise<Delivery[]>;
   /**
    * Deletes up to `limit` deliveries in `state` (DELIVERED or FAILED, never PENDING) last updated
