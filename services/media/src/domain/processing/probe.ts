@@ -40,6 +40,38 @@ export async function withLocalCopy<T>(source: Readable, fn: (file: string) => P
   }
 }
 
+/** What `withStoredFile` needs of the file store (the FileStore port's `read` and `locate`). */
+export interface StoredFiles {
+  read(id: string): Readable;
+  /** A local path, or an http(s) address serving byte ranges, where a decoder reads the file in place. */
+  locate?(id: string): Promise<string | null>;
+}
+
+/**
+ * Runs `fn` on the stored file where the store lets the decoders read it in place (`locate`: the fs
+ * store's own file; on s3 a presigned address ffprobe and ffmpeg read by ranges, so a video costs its
+ * header, its index and one frame rather than the whole file; sharp reads paths only), else on a
+ * local copy. When `fn` fails in place it runs again on a copy: a file is only ever rejected by what
+ * the decoders say about a complete local copy (the same reasons as always), and a store that fails
+ * mid-way fails the job (retried) rather than the file.
+ */
+export async function withStoredFile<T>(
+  store: StoredFiles,
+  id: string,
+  opts: { remote: boolean },
+  fn: (file: string) => Promise<T>,
+): Promise<T> {
+  const location = await store.locate?.(id);
+  if (location && (opts.remote || !/^https?:\/\//.test(location))) {
+    try {
+      return await fn(location);
+    } catch {
+      // Judged again on a copy, below.
+    }
+  }
+  return withLocalCopy(store.read(id), fn);
+}
+
 /** Measures an image file with sharp and makes a thumbnail, decoding the whole (first) frame so a corrupt file fails here. */
 export async function probeImage(file: string, kind: MediaKind): Promise<Measured> {
   const open = () => sharp(file, { failOn: 'warning', limitInputPixels: 268_402_689 });
