@@ -55,7 +55,10 @@ describe(`measuring a stored file in place (${process.env['MEDIA_STORE'] ?? 'fs'
     const inPlace = withStoredFile(store, stored.id, { remote: true }, (file) => probeAv(file, 'VIDEO'));
     await expect(inPlace).rejects.toBeInstanceOf(UndecodableError);
     const reason = (await inPlace.catch((err: Error) => err)) as Error;
-    const copied = (await withLocalCopy(Readable.from([bytes]), (file) => probeAv(file, 'VIDEO')).catch((err: Error) => err)) as Error;
+    const copied = (await withLocalCopy(
+      () => Readable.from([bytes]),
+      (file) => probeAv(file, 'VIDEO'),
+    ).catch((err: Error) => err)) as Error;
     const withoutAddresses = (message: string) => message.replace(/ @ 0x[0-9a-f]+/g, '');
     expect(withoutAddresses(reason.message)).toBe(withoutAddresses(copied.message));
     expect(reason.message).toMatch(/video could not be decoded/);

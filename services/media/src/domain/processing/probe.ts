@@ -25,15 +25,16 @@ export class UndecodableError extends Error {}
 const PREVIEW_SIZE = 640;
 
 /**
- * Streams `source` into a private temporary file, runs `fn` on its path and removes the file. The
+ * Streams `source()` into a private temporary file, runs `fn` on its path and removes the file. The
  * decoders read the file, never a buffer of it: ffprobe needs to seek (an MP4 index may sit at the
  * end), and sharp given a stream collects the whole input in memory before decoding.
  */
-export async function withLocalCopy<T>(source: Readable, fn: (file: string) => Promise<T>): Promise<T> {
+export async function withLocalCopy<T>(source: () => Readable, fn: (file: string) => Promise<T>): Promise<T> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'media-probe-'));
   const file = path.join(dir, 'input');
   try {
-    await pipeline(source, fs.createWriteStream(file));
+    // Opened only here, where the pipeline takes its errors (a missing file fails at once).
+    await pipeline(source(), fs.createWriteStream(file));
     return await fn(file);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
@@ -69,7 +70,7 @@ export async function withStoredFile<T>(
       // Judged again on a copy, below.
     }
   }
-  return withLocalCopy(store.read(id), fn);
+  return withLocalCopy(() => store.read(id), fn);
 }
 
 /** Measures an image file with sharp and makes a thumbnail, decoding the whole (first) frame so a corrupt file fails here. */
