@@ -26,8 +26,17 @@ export const gif = (width: number, height: number) =>
     .gif()
     .toBuffer();
 
-/** A real H.264 MP4 made by ffmpeg with a known size, duration and frame rate. */
-export async function mp4(width: number, height: number, seconds: number, fps: number): Promise<Buffer> {
+/**
+ * A real H.264 MP4 made by ffmpeg with a known size, duration and frame rate; its index (moov) first,
+ * or after the frames (`moovAtEnd`), as a camera or a plain ffmpeg run writes it.
+ */
+export async function mp4(
+  width: number,
+  height: number,
+  seconds: number,
+  fps: number,
+  opts: { moovAtEnd?: boolean } = {},
+): Promise<Buffer> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'media-fixture-'));
   const out = path.join(dir, 'v.mp4');
   try {
@@ -44,8 +53,7 @@ export async function mp4(width: number, height: number, seconds: number, fps: n
       'libx264',
       '-preset',
       'ultrafast',
-      '-movflags',
-      '+faststart',
+      ...(opts.moovAtEnd ? [] : ['-movflags', '+faststart']),
       out,
     ]);
     return await fs.promises.readFile(out);

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { MongoClient, type CommandSucceededEvent } from 'mongodb';
 import { dropDatabases, testEnv } from '@social/testkit';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FallbackFileStore } from '../src/storage/fallback-file-store';
+import { FsFileStore } from '../src/storage/fs-file-store';
 import { GridFsFileStore, READ_BATCH_CHUNKS } from '../src/storage/gridfs-file-store';
 
 const MiB = 1024 * 1024;
@@ -88,5 +93,21 @@ describe('GridFsFileStore', () => {
     await store.delete(gone.id);
     expect(await store.stat(gone.id)).toBeNull();
     await expect(store.delete(gone.id)).resolves.toBeUndefined();
+  });
+});
+
+describe('FallbackFileStore', () => {
+  it('locates only files of the primary store for reading in place; a GridFS file is read through read()', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'media-files-'));
+    try {
+      const primary = new FsFileStore(dir);
+      const both = new FallbackFileStore(primary, store);
+      const fresh = await primary.write(Readable.from([randomBytes(1000)]), { contentType: 'video/mp4', mediaId: 'm1' });
+      const legacy = await stored(randomBytes(1000));
+      expect(await both.locate(fresh.id)).toBe(join(dir, fresh.id.slice(22), fresh.id));
+      expect(await both.locate(legacy.id)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -46,6 +46,12 @@ export interface FileStore {
   delete(id: string): Promise<void>;
   /** Removes what interrupted writes of a killed process left (temporary files, multipart parts). */
   sweepIncoming?(olderThanMs: number, now?: number): Promise<number>;
+  /**
+   * Where a decoder can read the file in place, without a copy: a local path (fs), or an http(s)
+   * address that serves byte ranges, for this process only (s3: presigned, short-lived). Null or
+   * absent: the file has to be read through `read`.
+   */
+  locate?(id: string): Promise<string | null>;
 }
 
 /** A store clients can upload to and download from directly, by presigned addresses. */

@@ -33,6 +33,12 @@ export class FallbackFileStore implements FileStore {
     return legacy ? { ...legacy, legacy: true } : null;
   }
 
+  /** In place only in the primary store; a file of the old one is read (copied) through `read`. */
+  async locate(id: string): Promise<string | null> {
+    if (!this.primary.locate || !(await this.primary.stat(id))) return null;
+    return this.primary.locate(id);
+  }
+
   async delete(id: string): Promise<void> {
     await this.primary.delete(id);
     await this.legacy.delete(id);

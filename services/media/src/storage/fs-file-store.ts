@@ -71,6 +71,11 @@ export class FsFileStore implements FileStore {
     }
   }
 
+  /** The file itself: the decoders read it in place (it is never rewritten, only deleted). */
+  async locate(id: string): Promise<string | null> {
+    return (await this.stat(id)) ? this.pathOf(id) : null;
+  }
+
   async delete(id: string): Promise<void> {
     if (!isFileKey(id)) return;
     await unlink(this.pathOf(id)).catch((err: NodeJS.ErrnoException) => {

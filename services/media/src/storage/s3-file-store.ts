@@ -158,6 +158,16 @@ export class S3FileStore implements FileStore, DirectTransfer {
     );
   }
 
+  /**
+   * A presigned GET on the endpoint this process uses (not the public one): ffprobe and ffmpeg read
+   * the object by ranges, so measuring a video fetches its header, its index and one frame, not the
+   * whole file. Valid for 15 minutes (the decoders time out after one).
+   */
+  locate(id: string): Promise<string | null> {
+    checkFileKey(id);
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.opts.bucket, Key: id }), { expiresIn: 15 * 60 });
+  }
+
   /** Aborts multipart uploads started more than `olderThanMs` ago (a process killed mid-write). */
   async sweepIncoming(olderThanMs: number, now = Date.now()): Promise<number> {
     const res = await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.opts.bucket }));

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import type { MediaKind } from '../media.types';
+import type { FileStore } from '../ports';
 
 const run = promisify(execFile);
 
@@ -25,19 +26,45 @@ export class UndecodableError extends Error {}
 const PREVIEW_SIZE = 640;
 
 /**
- * Streams `source` into a private temporary file, runs `fn` on its path and removes the file. The
+ * Streams `source()` into a private temporary file, runs `fn` on its path and removes the file. The
  * decoders read the file, never a buffer of it: ffprobe needs to seek (an MP4 index may sit at the
  * end), and sharp given a stream collects the whole input in memory before decoding.
  */
-export async function withLocalCopy<T>(source: Readable, fn: (file: string) => Promise<T>): Promise<T> {
+export async function withLocalCopy<T>(source: () => Readable, fn: (file: string) => Promise<T>): Promise<T> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'media-probe-'));
   const file = path.join(dir, 'input');
   try {
-    await pipeline(source, fs.createWriteStream(file));
+    // Opened only here, where the pipeline takes its errors (a missing file fails at once).
+    await pipeline(source(), fs.createWriteStream(file));
     return await fn(file);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs `fn` on the stored file where the store lets the decoders read it in place (`locate`: the fs
+ * store's own file; on s3 a presigned address ffprobe and ffmpeg read by ranges, so a video costs its
+ * header, its index and one frame rather than the whole file; sharp reads paths only), else on a
+ * local copy. When `fn` fails in place it runs again on a copy: a file is only ever rejected by what
+ * the decoders say about a complete local copy (the same reasons as always), and a store that fails
+ * mid-way fails the job (retried) rather than the file.
+ */
+export async function withStoredFile<T>(
+  store: Pick<FileStore, 'read' | 'locate'>,
+  id: string,
+  opts: { remote: boolean },
+  fn: (file: string) => Promise<T>,
+): Promise<T> {
+  const location = await store.locate?.(id);
+  if (location && (opts.remote || !/^https?:\/\//.test(location))) {
+    try {
+      return await fn(location);
+    } catch {
+      // Judged again on a copy, below.
+    }
+  }
+  return withLocalCopy(() => store.read(id), fn);
 }
 
 /** Measures an image file with sharp and makes a thumbnail, decoding the whole (first) frame so a corrupt file fails here. */

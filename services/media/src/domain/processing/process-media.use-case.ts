@@ -7,7 +7,7 @@ import type { MediaKind, MediaRecord, MediaSpecs } from '../media.types';
 import type { FileStore, MediaRecords } from '../ports';
 import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
 import { detectType } from './detect-type';
-import { probeAv, probeImage, UndecodableError, withLocalCopy } from './probe';
+import { probeAv, probeImage, UndecodableError, withStoredFile } from './probe';
 import { mediaProcessingDuration } from '@social/metrics';
 
 const log = createLogger('media:processing');
@@ -143,7 +143,9 @@ async function analyse(deps: ProcessingDeps, fileId: string): Promise<Analysis> 
     throw new MediaRejected(`the image is larger than the image limit of ${formatBytes(deps.limits.importMaxImageBytes)}`);
   }
   try {
-    const m = await withLocalCopy(deps.store.read(fileId), (file) => (isImage ? probeImage(file, type.kind) : probeAv(file, type.kind)));
+    const m = await withStoredFile(deps.store, fileId, { remote: !isImage }, (file) =>
+      isImage ? probeImage(file, type.kind) : probeAv(file, type.kind),
+    );
     return {
       ...type,
       specs: { width: m.width, height: m.height, duration: m.duration, fileSizeBytes: stat.size, fps: m.fps },
