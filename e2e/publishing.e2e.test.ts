@@ -99,20 +99,23 @@ describe('publishing through the gateway', () => {
     const c = await api.workspace();
     const gn = api.profileOf(c, 'generalNet');
     const mb = api.profileOf(c, 'microblogNet');
+    const client = api.client(c);
     const publishAt = inSeconds(15);
-    const created = await api.call(c, 'POST', '/posts', {
-      type: 'STATUS',
-      profileIds: [gn, mb],
-      publishAt,
-      captions: [
-        { plainText: 'Launch day for everyone', firstComment: { plainText: 'Details inside' } },
-        { plainText: 'Launch day, short version', net: 'microblogNet' },
-      ],
-      microblogNet: { replySettings: 'FOLLOWING', madeWithAi: true },
+    const created = await client.POST('/posts', {
+      body: {
+        type: 'STATUS',
+        profileIds: [gn, mb],
+        publishAt,
+        captions: [
+          { plainText: 'Launch day for everyone', firstComment: { plainText: 'Details inside' } },
+          { plainText: 'Launch day, short version', net: 'microblogNet' },
+        ],
+        microblogNet: { replySettings: 'FOLLOWING', madeWithAi: true },
+      },
     });
-    const id = created.body.id;
-    const scheduled = await api.call(c, 'PATCH', `/posts/${id}/stage/schedule`);
-    expect(scheduled.body).toMatchObject({ stage: 'SCHEDULED', profiles: [{ publishStatus: 'PENDING' }, { publishStatus: 'PENDING' }] });
+    const id = created.data!.id;
+    const scheduled = await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: id, op: 'schedule' } } });
+    expect(scheduled.data).toMatchObject({ stage: 'SCHEDULED', profiles: [{ publishStatus: 'PENDING' }, { publishStatus: 'PENDING' }] });
 
     const post = await api.finalStage(c, id, 90000);
 
@@ -145,24 +148,28 @@ describe('publishing through the gateway', () => {
   it('unschedules before dispatch (no job), and publishes only the latest content of a post edited before its due time', async () => {
     const c = await api.workspace();
     const gn = api.profileOf(c, 'generalNet');
+    const client = api.client(c);
     const mk = (text: string) =>
-      api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [gn], publishAt: inSeconds(8), captions: [{ plainText: text }] });
-    const dropped = (await mk('never published')).body.id;
-    const edited = (await mk('first draft')).body.id;
-    await api.call(c, 'PATCH', `/posts/${dropped}/stage/schedule`);
-    await api.call(c, 'PATCH', `/posts/${edited}/stage/schedule`);
+      client.POST('/posts', { body: { type: 'STATUS', profileIds: [gn], publishAt: inSeconds(8), captions: [{ plainText: text }] } });
+    const dropped = (await mk('never published')).data!.id;
+    const edited = (await mk('first draft')).data!.id;
+    await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: dropped, op: 'schedule' } } });
+    await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: edited, op: 'schedule' } } });
 
-    const unscheduled = await api.call(c, 'PATCH', `/posts/${dropped}/stage/unschedule`);
-    const put = await api.call(c, 'PUT', `/posts/${edited}`, { captions: [{ plainText: 'final words' }] });
+    const unscheduled = await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: dropped, op: 'unschedule' } } });
+    const put = await client.PUT('/posts/{postId}', {
+      params: { path: { postId: edited } },
+      body: { captions: [{ plainText: 'final words' }] },
+    });
 
-    expect(unscheduled.body.stage).toBe('DRAFT');
-    expect(put.body.stage).toBe('SCHEDULED');
+    expect(unscheduled.data?.stage).toBe('DRAFT');
+    expect(put.data?.stage).toBe('SCHEDULED');
     expect((await api.finalStage(c, edited)).stage).toBe('PUBLISHED');
     await sleep(2000);
     expect(await api.onNetwork(dropped)).toEqual([]);
     expect((await api.onNetwork(edited)).map((i) => i.caption)).toEqual(['final words']);
     expect(jobsOf(dropped)).toEqual([]);
-    expect((await api.call(c, 'GET', `/posts/${dropped}`)).body).toMatchObject({
+    expect((await client.GET('/posts/{postId}', { params: { path: { postId: dropped } } })).data).toMatchObject({
       stage: 'DRAFT',
       profiles: [{ publishStatus: 'CANCELLED' }],
     });
@@ -170,19 +177,19 @@ describe('publishing through the gateway', () => {
 
   it('refuses to delete a post while it is being published', async () => {
     const c = await api.workspace();
+    const client = api.client(c);
     await api.sandbox('POST', '/sandbox/admin/latency', { publishMs: 2000 });
     try {
-      const created = await api.call(c, 'POST', '/posts', {
-        type: 'STATUS',
-        profileIds: [api.profileOf(c, 'generalNet')],
-        captions: [{ plainText: 'slow one' }],
+      const created = await client.POST('/posts', {
+        body: { type: 'STATUS', profileIds: [api.profileOf(c, 'generalNet')], captions: [{ plainText: 'slow one' }] },
       });
-      await api.call(c, 'PATCH', `/posts/${created.body.id}/stage/publishNow`);
+      const postId = created.data!.id;
+      await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op: 'publishNow' } } });
 
-      const del = await api.call(c, 'DELETE', `/posts/${created.body.id}`);
+      const del = await client.DELETE('/posts/{postId}', { params: { path: { postId } } });
 
-      expect([del.status, del.body.error?.code]).toEqual([409, 'PROTECTED_STAGE']);
-      expect((await api.finalStage(c, created.body.id)).stage).toBe('PUBLISHED');
+      expect([del.response.status, del.error?.error.code]).toEqual([409, 'PROTECTED_STAGE']);
+      expect((await api.finalStage(c, postId)).stage).toBe('PUBLISHED');
     } finally {
       await api.sandbox('POST', '/sandbox/admin/latency', { publishMs: 0 });
     }
@@ -193,6 +200,7 @@ describe('publishing through the gateway', () => {
     const gn = api.profileOf(c, 'generalNet');
     const cv = api.profileOf(c, 'conversationNet');
     const pro = api.profileOf(c, 'professionalNet');
+    const client = api.client(c);
     await api.sandbox('POST', '/sandbox/admin/failures', { kind: 'revoked_token', net: 'conversationNet', operation: 'publish', count: 1 });
     await api.sandbox('POST', '/sandbox/admin/failures', {
       kind: 'reject_content',
@@ -204,9 +212,9 @@ describe('publishing through the gateway', () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
       const profileIds = i === 0 ? [gn, cv] : i === 1 ? [gn, pro] : [gn];
-      ids.push((await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds, captions: [{ plainText: `flaky ${i}` }] })).body.id);
+      ids.push((await client.POST('/posts', { body: { type: 'STATUS', profileIds, captions: [{ plainText: `flaky ${i}` }] } })).data!.id);
     }
-    await Promise.all(ids.map((id) => api.call(c, 'PATCH', `/posts/${id}/stage/publishNow`)));
+    await Promise.all(ids.map((postId) => client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op: 'publishNow' } } })));
 
     const posts = await Promise.all(ids.map((id) => api.finalStage(c, id, 90000)));
     await api.sandbox('DELETE', '/sandbox/admin/failures');
@@ -223,13 +231,17 @@ describe('publishing through the gateway', () => {
       stage: 'PUBLISHED_FAILED',
       profiles: [{ publishStatus: 'PUBLISHED' }, { publishStatus: 'FAILED', publishError: { code: 'NETWORK_REJECTED' } }],
     });
-    await eventually(async () => (await api.call(c, 'GET', '/profiles?net=conversationNet')).body.items[0]?.statusLevel === 'ERROR', 20000);
+    await eventually(
+      async () =>
+        (await client.GET('/profiles', { params: { query: { net: 'conversationNet' } } })).data?.items[0]?.statusLevel === 'ERROR',
+      20000,
+    );
     const created = await api.createdPerProfile(ids);
     expect([...created.entries()].sort()).toEqual(ids.map((id) => [`${id}:${gn}`, 1]).sort()); // the revoked and the rejected created nothing
 
-    const retried = await api.call(c, 'PATCH', `/posts/${ids[1]}/stage/retry`);
-    expect(retried.status).toBe(200);
-    expect(retried.body.profiles.map((p: any) => p.publishStatus)).toEqual(['PUBLISHED', 'PENDING']);
+    const retried = await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: ids[1]!, op: 'retry' } } });
+    expect(retried.response.status).toBe(200);
+    expect(retried.data!.profiles.map((p) => p.publishStatus)).toEqual(['PUBLISHED', 'PENDING']);
     expect(await api.finalStage(c, ids[1]!)).toMatchObject({
       stage: 'PUBLISHED',
       profiles: [{ publishStatus: 'PUBLISHED' }, { publishStatus: 'PUBLISHED', publishError: null }],
@@ -247,22 +259,25 @@ describe('a change racing the due time, with the publisher running', () => {
   it('loses to the dispatch when it passed its checks before the due time but ends after it: 409, and the network and GET show the scheduled content', async () => {
     const c = await api.workspace();
     const profiles = [api.profileOf(c, 'generalNet'), api.profileOf(c, 'professionalNet')];
+    const client = api.client(c); // retries: 0, so the 409 below is the edit's own answer
     const dueAt = inSeconds(10);
     const edited = (
-      await api.call(c, 'POST', '/posts', {
-        type: 'STATUS',
-        profileIds: profiles,
-        publishAt: dueAt,
-        captions: [{ plainText: 'old words' }],
+      await client.POST('/posts', {
+        body: { type: 'STATUS', profileIds: profiles, publishAt: dueAt, captions: [{ plainText: 'old words' }] },
       })
-    ).body.id;
-    expect((await api.call(c, 'PATCH', `/posts/${edited}/stage/schedule`)).status).toBe(200);
+    ).data!.id;
+    expect(
+      (await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: edited, op: 'schedule' } } })).response.status,
+    ).toBe(200);
     await sleep(Date.parse(dueAt) - 800 - Date.now());
     // The edit checks the time, then validates with competitors, frozen past the due time.
     system.signal('competitors', 'SIGSTOP');
     let edit;
     try {
-      const pending = api.call(c, 'PUT', `/posts/${edited}`, { captions: [{ plainText: 'new words' }] });
+      const pending = client.PUT('/posts/{postId}', {
+        params: { path: { postId: edited } },
+        body: { captions: [{ plainText: 'new words' }] },
+      });
       await eventually(async () => jobsOf(edited).length === 2, 20000, 100);
       system.signal('competitors', 'SIGCONT');
       edit = await pending;
@@ -270,7 +285,7 @@ describe('a change racing the due time, with the publisher running', () => {
       system.signal('competitors', 'SIGCONT');
     }
 
-    expect([edit.status, edit.body.error?.code]).toEqual([409, 'PROTECTED_STAGE']);
+    expect([edit.response.status, edit.error?.error.code]).toEqual([409, 'PROTECTED_STAGE']);
     const post = await api.finalStage(c, edited);
     expect(post).toMatchObject({ stage: 'PUBLISHED', captions: [expect.objectContaining({ plainText: 'old words' })] });
     expect((await api.onNetwork(edited)).map((i) => i.caption)).toEqual(['old words', 'old words']);
@@ -280,6 +295,7 @@ describe('a change racing the due time, with the publisher running', () => {
   it('keeps the network and GET in agreement for edits and unschedules sent ~100 ms before the due time, with 2 s of network latency', async () => {
     const c = await api.workspace();
     const profiles = [api.profileOf(c, 'generalNet'), api.profileOf(c, 'professionalNet')];
+    const client = api.client(c); // retries: 0: each change is sent once, at its moment of the race
     await api.sandbox('POST', '/sandbox/admin/latency', { publishMs: 2000 });
     try {
       const dueAt = inSeconds(12);
@@ -287,38 +303,42 @@ describe('a change racing the due time, with the publisher running', () => {
       for (let i = 0; i < 12; i++) {
         ids.push(
           (
-            await api.call(c, 'POST', '/posts', {
-              type: 'STATUS',
-              profileIds: profiles,
-              publishAt: dueAt,
-              captions: [{ plainText: `before ${i}` }],
+            await client.POST('/posts', {
+              body: { type: 'STATUS', profileIds: profiles, publishAt: dueAt, captions: [{ plainText: `before ${i}` }] },
             })
-          ).body.id,
+          ).data!.id,
         );
       }
-      for (const id of ids) expect((await api.call(c, 'PATCH', `/posts/${id}/stage/schedule`)).status).toBe(200);
+      for (const postId of ids)
+        expect((await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op: 'schedule' } } })).response.status).toBe(
+          200,
+        );
       // Half are edited, half unscheduled, each from 150 ms to 50 ms before the due time: some land
       // before the dispatch claims the post, some after it.
       await sleep(Date.parse(dueAt) - 150 - Date.now());
       const changes = await Promise.all(
         ids.map(async (id, i) => {
           await sleep(i * 9);
+          const path = { postId: id };
           return i % 2 === 0
-            ? api.call(c, 'PUT', `/posts/${id}`, { captions: [{ plainText: `after ${i}` }] })
-            : api.call(c, 'PATCH', `/posts/${id}/stage/unschedule`);
+            ? client.PUT('/posts/{postId}', { params: { path }, body: { captions: [{ plainText: `after ${i}` }] } })
+            : client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { ...path, op: 'unschedule' } } });
         }),
       );
 
       for (const [i, id] of ids.entries()) {
         const change = changes[i]!;
-        expect([200, 409]).toContain(change.status);
-        const post = change.status === 200 && i % 2 === 1 ? (await api.call(c, 'GET', `/posts/${id}`)).body : await api.finalStage(c, id);
+        expect([200, 409]).toContain(change.response.status);
+        const post =
+          change.response.status === 200 && i % 2 === 1
+            ? (await client.GET('/posts/{postId}', { params: { path: { postId: id } } })).data!
+            : await api.finalStage(c, id);
         const held = (await api.onNetwork(id)).map((n) => n.caption);
         if (post.stage === 'DRAFT') {
           expect(held).toEqual([]); // unscheduled in time: nothing was sent
         } else {
           expect(post.stage).toBe('PUBLISHED');
-          expect(held).toEqual([post.captions[0].plainText, post.captions[0].plainText]); // the network has what GET shows
+          expect(held).toEqual([post.captions[0]!.plainText, post.captions[0]!.plainText]); // the network has what GET shows
         }
         expect([...(await api.createdPerProfile([id])).values()].every((n) => n === 1)).toBe(true);
       }
@@ -332,8 +352,9 @@ describe('outcomes the network leaves unknown', () => {
   it('keeps a MEDIA post PENDING (not FAILED) while its stored-but-unanswered publish cannot be looked up, refuses retry, and ends PUBLISHED once per profile', async () => {
     const c = await api.workspace();
     const profiles = [api.profileOf(c, 'generalNet'), api.profileOf(c, 'professionalNet')];
-    const image = await api.call(c, 'POST', '/assistant/generate-image', { prompt: 'a lighthouse at dawn', aspectRatio: '1:1' });
-    expect(image.status).toBe(201);
+    const client = api.client(c); // retries: 0, so the 409 of retry below is the first answer
+    const image = await client.POST('/assistant/generate-image', { body: { prompt: 'a lighthouse at dawn', aspectRatio: '1:1' } });
+    expect(image.response.status).toBe(201);
     // Both networks store the post, then answer after the worker's 3 s network timeout; and every
     // way of asking them whether they hold it fails.
     for (const net of ['generalNet', 'professionalNet']) {
@@ -343,29 +364,34 @@ describe('outcomes the network leaves unknown', () => {
     }
     try {
       const id = (
-        await api.call(c, 'POST', '/posts', {
-          type: 'MEDIA',
-          profileIds: profiles,
-          captions: [{ plainText: 'lighthouse' }],
-          medias: [{ mediaFiles: [{ mediaLibId: image.body.id }] }],
+        await client.POST('/posts', {
+          body: {
+            type: 'MEDIA',
+            profileIds: profiles,
+            captions: [{ plainText: 'lighthouse' }],
+            medias: [{ mediaFiles: [{ mediaLibId: image.data!.id }] }],
+          },
         })
-      ).body.id;
-      expect((await api.call(c, 'PATCH', `/posts/${id}/stage/publishNow`)).status).toBe(200);
+      ).data!.id;
+      const path = { postId: id };
+      expect((await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { ...path, op: 'publishNow' } } })).response.status).toBe(
+        200,
+      );
 
       const unknown = await eventually(
         async () => {
-          const { body } = await api.call(c, 'GET', `/posts/${id}`);
-          return body.profiles.every((p: any) => p.publishError?.code === 'PUBLISH_OUTCOME_UNKNOWN') ? body : null;
+          const { data } = await client.GET('/posts/{postId}', { params: { path } });
+          return data?.profiles.every((p) => p.publishError?.code === 'PUBLISH_OUTCOME_UNKNOWN') ? data : null;
         },
         30000,
         500,
       );
       expect(unknown).toMatchObject({ stage: 'SCHEDULED', profiles: [{ publishStatus: 'PENDING' }, { publishStatus: 'PENDING' }] });
       await sleep(12000); // past the settle time: nobody may call it FAILED while the network cannot say
-      const still = (await api.call(c, 'GET', `/posts/${id}`)).body;
-      expect(still.profiles.map((p: any) => p.publishStatus)).toEqual(['PENDING', 'PENDING']);
-      const retry = await api.call(c, 'PATCH', `/posts/${id}/stage/retry`);
-      expect([retry.status, retry.body.error?.code]).toEqual([409, 'INVALID_TRANSITION']);
+      const still = (await client.GET('/posts/{postId}', { params: { path } })).data!;
+      expect(still.profiles.map((p) => p.publishStatus)).toEqual(['PENDING', 'PENDING']);
+      const retry = await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { ...path, op: 'retry' } } });
+      expect([retry.response.status, retry.error?.error.code]).toEqual([409, 'INVALID_TRANSITION']);
 
       await api.sandbox('DELETE', '/sandbox/admin/failures');
       const done = await api.finalStage(c, id, 60000);
@@ -389,8 +415,10 @@ describe('retries', () => {
     const c = await api.workspace();
     const gn = api.profileOf(c, 'generalNet');
     const pro = api.profileOf(c, 'professionalNet');
-    const limited = (await api.call(c, 'POST', '/posts', { type: 'STATUS', profileIds: [pro], captions: [{ plainText: 'rate limited' }] }))
-      .body.id;
+    const client = api.client(c);
+    const limited = (
+      await client.POST('/posts', { body: { type: 'STATUS', profileIds: [pro], captions: [{ plainText: 'rate limited' }] } })
+    ).data!.id;
     await api.sandbox('POST', '/sandbox/admin/failures', {
       kind: 'rate_limit',
       net: 'professionalNet',
@@ -398,7 +426,7 @@ describe('retries', () => {
       retryAfterSeconds: 3600,
       count: 1,
     });
-    await api.call(c, 'PATCH', `/posts/${limited}/stage/publishNow`);
+    await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: limited, op: 'publishNow' } } });
     await eventually(async () => (await api.sandbox('GET', '/sandbox/admin/failures')).items.length === 0, 20000); // it hit the limit
     // Every other post is turned away once too (the network did not act): their retries go through
     // the delay queues behind the hour-long wait.
@@ -532,17 +560,18 @@ async function brokerOutageScenario(): Promise<OutageScenario> {
   try {
     const c = await o.workspace('E2E broker outage');
     const profiles = [o.profileOf(c, 'generalNet'), o.profileOf(c, 'professionalNet')];
+    const client = o.client(c);
     // Due while the broker is down.
     const duringIds: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await o.call(c, 'POST', '/posts', {
-        type: 'STATUS',
-        profileIds: profiles,
-        publishAt: inSeconds(150),
-        captions: [{ plainText: `due while down ${i}` }],
+      const r = await client.POST('/posts', {
+        body: { type: 'STATUS', profileIds: profiles, publishAt: inSeconds(150), captions: [{ plainText: `due while down ${i}` }] },
       });
-      duringIds.push(r.body.id);
-      expect((await o.call(c, 'PATCH', `/posts/${r.body.id}/stage/schedule`)).status).toBe(200);
+      const postId = r.data!.id;
+      duringIds.push(postId);
+      expect((await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op: 'schedule' } } })).response.status).toBe(
+        200,
+      );
     }
     // Lost: dispatched while no worker runs, then their jobs vanish from the queue. Their watchdog
     // checks fall due while the broker is down.
@@ -571,6 +600,7 @@ async function brokerOutageScenario(): Promise<OutageScenario> {
   }
 }
 
+// The broker's queues are read and purged over AMQP directly: RabbitMQ, not our public API.
 async function queueDepth(url: string, queue: string): Promise<number> {
   const conn = await amqp.connect(url);
   try {

@@ -1,6 +1,9 @@
+import type { SocialClient } from '@social/client';
 import { eventually, sleep, type TestSystem } from '@social/testkit';
+import { apiClient } from './api';
 
-// What the publishing end-to-end tests do through the gateway and read from the network sandbox.
+// What the publishing end-to-end tests do through the gateway (the typed client) and read from the
+// network sandbox.
 
 export interface Creds {
   workspaceId: string;
@@ -12,15 +15,13 @@ export interface Creds {
 export const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
 export function publishingClient(system: TestSystem) {
-  const gw = () => `${system.gatewayUrl}/v2`;
-  const call = async (c: Creds, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${gw()}${path}`, {
-      method,
-      headers: { 'X-API-ID': c.apiId, 'X-API-KEY': c.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  /**
+   * The typed client for a workspace, without the client's own retries: these tests race changes
+   * against the due time on purpose and assert 409s, so every call is sent exactly once (as a user's
+   * single request would be); a retried PUT or PATCH would change the race under test.
+   */
+  const client = (c: Creds): SocialClient => apiClient(system, c, { retries: 0 });
+  /** The network sandbox's admin API: not our public API (no typed client), so raw HTTP. */
   const sandbox = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${system.env['NETWORK_SANDBOX_URL']}${path}`, {
       method,
@@ -55,8 +56,8 @@ export function publishingClient(system: TestSystem) {
   const finalStage = async (c: Creds, id: string, timeoutMs = 60000) =>
     eventually(
       async () => {
-        const { body } = await call(c, 'GET', `/posts/${id}`);
-        return body.stage === 'PUBLISHED' || body.stage === 'PUBLISHED_FAILED' ? body : null;
+        const { data } = await client(c).GET('/posts/{postId}', { params: { path: { postId: id } } });
+        return data?.stage === 'PUBLISHED' || data?.stage === 'PUBLISHED_FAILED' ? data : null;
       },
       timeoutMs,
       500,
@@ -67,6 +68,7 @@ export function publishingClient(system: TestSystem) {
    * resolves just after that moment with their ids.
    */
   async function scheduleBatch(c: Creds, N: number, profiles: string[], caption = 'batch'): Promise<{ ids: string[]; dueAt: string }> {
+    const api = client(c);
     const started = Date.now();
     const ids: string[] = [];
     let next = 0;
@@ -74,14 +76,11 @@ export function publishingClient(system: TestSystem) {
       Array.from({ length: 8 }, async () => {
         while (next < N) {
           const i = next++;
-          const r = await call(c, 'POST', '/posts', {
-            type: 'STATUS',
-            profileIds: profiles,
-            publishAt: inSeconds(3600),
-            captions: [{ plainText: `${caption} ${i}` }],
+          const r = await api.POST('/posts', {
+            body: { type: 'STATUS', profileIds: profiles, publishAt: inSeconds(3600), captions: [{ plainText: `${caption} ${i}` }] },
           });
-          if (r.status !== 201) throw new Error(`POST /posts: ${r.status} ${JSON.stringify(r.body)}`);
-          ids[i] = r.body.id;
+          if (r.response.status !== 201) throw new Error(`POST /posts: ${r.response.status} ${JSON.stringify(r.error)}`);
+          ids[i] = r.data!.id;
         }
       }),
     );
@@ -92,14 +91,13 @@ export function publishingClient(system: TestSystem) {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (next < N) {
-          const id = ids[next++]!;
-          for (const [method, path, body] of [
-            ['PUT', `/posts/${id}`, { publishAt: dueAt }],
-            ['PATCH', `/posts/${id}/stage/schedule`, undefined],
-          ] as const) {
-            const r = await call(c, method, path, body);
-            if (r.status !== 200) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
-          }
+          const path = { postId: ids[next++]! };
+          const put = await api.PUT('/posts/{postId}', { params: { path }, body: { publishAt: dueAt } });
+          if (put.response.status !== 200)
+            throw new Error(`PUT /posts/${path.postId}: ${put.response.status} ${JSON.stringify(put.error)}`);
+          const scheduled = await api.PATCH('/posts/{postId}/stage/{op}', { params: { path: { ...path, op: 'schedule' } } });
+          if (scheduled.response.status !== 200)
+            throw new Error(`PATCH /posts/${path.postId}/stage/schedule: ${scheduled.response.status} ${JSON.stringify(scheduled.error)}`);
         }
       }),
     );
@@ -110,13 +108,14 @@ export function publishingClient(system: TestSystem) {
 
   /** Every post PUBLISHED, and the network created each (post, profile) exactly once. */
   async function expectEachPublishedOnce(c: Creds, ids: string[], profiles: string[], timeoutMs = 600000): Promise<void> {
+    const api = client(c);
     const pending = new Set(ids);
     await eventually(
       async () => {
         for (const id of [...pending]) {
-          const { body } = await call(c, 'GET', `/posts/${id}`);
-          if (body.stage === 'PUBLISHED') pending.delete(id);
-          else if (body.stage === 'PUBLISHED_FAILED') throw new Error(`post ${id} failed: ${JSON.stringify(body.profiles)}`);
+          const { data } = await api.GET('/posts/{postId}', { params: { path: { postId: id } } });
+          if (data?.stage === 'PUBLISHED') pending.delete(id);
+          else if (data?.stage === 'PUBLISHED_FAILED') throw new Error(`post ${id} failed: ${JSON.stringify(data.profiles)}`);
         }
         return pending.size === 0;
       },
@@ -130,5 +129,5 @@ export function publishingClient(system: TestSystem) {
     expect(created.size).toBe(expected.size);
   }
 
-  return { call, sandbox, workspace, profileOf, createdPerProfile, onNetwork, finalStage, scheduleBatch, expectEachPublishedOnce };
+  return { client, sandbox, workspace, profileOf, createdPerProfile, onNetwork, finalStage, scheduleBatch, expectEachPublishedOnce };
 }
