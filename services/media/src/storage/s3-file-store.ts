@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
@@ -67,8 +67,14 @@ export class S3FileStore implements FileStore, DirectTransfer {
   async write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile> {
     const id = newId();
     let size = 0;
-    const counted = new PassThrough();
-    counted.on('data', (chunk: Buffer) => (size += chunk.length));
+    // Counted in a transform, not by a 'data' listener: a listener would switch the stream to
+    // flowing mode, and the source would be read as fast as it comes, whatever the upload's pace.
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
     source.on('error', (err) => counted.destroy(err));
     source.pipe(counted);
     const upload = new Upload({
