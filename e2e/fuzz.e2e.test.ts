@@ -253,6 +253,25 @@ function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<{ status:
   });
 }
 
+const stalls: string[] = [];
+
+/**
+ * A request left without an answer is sent once more before it counts as a failure. Why: once in
+ * three CI runs, with the publishing e2e beside it on the 2-core machine, three ordinary requests
+ * (one of them a valid GET) got no answer for 60 s while the others were answered; what an input
+ * does to the system happens again on the second try, a passing stall does not. Stalls are
+ * counted and printed, so they stay visible.
+ */
+async function sendTwice(base: URL, agent: http.Agent, req: FuzzRequest) {
+  try {
+    return await send(base, agent, req);
+  } catch (err) {
+    if (!(err as Error).message.startsWith('no answer')) throw err;
+    stalls.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)}`);
+    return send(base, agent, req);
+  }
+}
+
 function errorBodyProblem(text: string): string | undefined {
   let body: any;
   try {
@@ -296,7 +315,7 @@ it(`answers ${REQUESTS} mutated requests without a 5xx, every 4xx in our error b
       kinds.set(req.kind, (kinds.get(req.kind) ?? 0) + 1);
       let res;
       try {
-        res = await send(base, agent, req);
+        res = await sendTwice(base, agent, req);
       } catch (err) {
         failures.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)}: ${(err as Error).message}`);
         continue;
@@ -309,6 +328,7 @@ it(`answers ${REQUESTS} mutated requests without a 5xx, every 4xx in our error b
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   agent.destroy();
+  if (stalls.length > 0) console.warn(`fuzz: ${stalls.length} request(s) answered only when sent again:\n${stalls.join('\n')}`);
 
   // Every class was exercised, and the system answered more than errors.
   for (const kind of ['valid', 'body', 'path', 'query', 'raw', 'encoding', 'charset', 'headers', 'expect', 'oversized'])
