@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
 import { createTestVhost, eventually, testEnv, TestSystem, type TestVhost } from '@social/testkit';
-import { apiClient, viaGateway } from './support/api';
+import { apiClient, type ApiCreds } from './support/api';
+import { traced, tracedWorkspace, uploadTracedImage } from './support/traced';
 import { OtlpReceiver, SpanKinds, type ReceivedSpan } from './support/otlp-receiver';
 
 // OpenTelemetry across the whole system: every process exports to a real OTLP/HTTP receiver
@@ -32,51 +32,9 @@ afterAll(async () => {
   await receiver?.close();
 }, 60000);
 
-interface Creds {
-  workspaceId: string;
-  apiId: string;
-  apiKey: string;
-}
-
-const api = (c: Creds) => apiClient(system, c);
-/** The request id this test traces, sent as X-Request-Id. */
-const traced = (requestId: string) => ({ headers: { 'X-Request-Id': requestId } });
-
-async function workspace(): Promise<Creds & { profileId: string }> {
-  const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E otel', '--json']);
-  const profile = await system.admin([
-    'profile',
-    'connect',
-    '--workspace',
-    c.workspaceId,
-    '--net',
-    'generalNet',
-    '--account',
-    'gn-own-1',
-    '--json',
-  ]);
-  return { ...c, profileId: profile.id };
-}
-
-async function uploadImage(c: Creds, requestId: string): Promise<string> {
-  const file = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#336699' } })
-    .jpeg()
-    .toBuffer();
-  const created = await api(c).POST('/media', { body: { name: 'otel.jpg', destinationType: 'POST_MEDIA' } });
-  expect({ status: created.response.status, body: created.data ?? created.error }).toMatchObject({ status: 201 });
-  const path = { mediaId: created.data!.id };
-  // The signed storage address is raw HTTP: it carries its own signature, not the API keys.
-  const put = await fetch(viaGateway(system, created.data!.uploadUrl), {
-    method: 'PUT',
-    headers: { 'content-type': 'image/jpeg' },
-    body: file,
-  });
-  expect(put.status).toBe(201);
-  const confirmed = await api(c).PATCH('/media/{mediaId}', { params: { path }, ...traced(requestId) });
-  expect(confirmed.response.status).toBe(200);
-  await eventually(async () => (await api(c).GET('/media/{mediaId}', { params: { path } })).data?.status === 'SUCCESS', 60000, 200);
-  return path.mediaId;
-}
+const api = (c: ApiCreds) => apiClient(system, c);
+const workspace = () => tracedWorkspace(system, 'E2E otel');
+const uploadImage = (c: ApiCreds, requestId: string) => uploadTracedImage(system, c, requestId);
 
 /** The gateway's server span of the request with this id: the root of its trace. */
 const gatewaySpanOf = (requestId: string) =>

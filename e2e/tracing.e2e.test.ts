@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import sharp from 'sharp';
 import { createTestVhost, eventually, sleep, testEnv, TestSystem, type TestVhost } from '@social/testkit';
-import { apiClient, viaGateway } from './support/api';
+import { apiClient, type ApiCreds } from './support/api';
+import { traced, tracedWorkspace, uploadTracedImage } from './support/traced';
 
 // Tracing a request: the X-Request-Id a client sends to the gateway is on every log line of the
 // work it causes, in every process: HTTP, gRPC metadata, the stored publish task, event envelopes
@@ -24,15 +24,9 @@ afterAll(async () => {
   await vhost?.drop();
 }, 60000);
 
-interface Creds {
-  workspaceId: string;
-  apiId: string;
-  apiKey: string;
-}
-
-const api = (c: Creds) => apiClient(system, c);
-/** The request id this test traces, sent as X-Request-Id. */
-const traced = (requestId: string) => ({ headers: { 'X-Request-Id': requestId } });
+const api = (c: ApiCreds) => apiClient(system, c);
+const workspace = () => tracedWorkspace(system, 'E2E tracing');
+const uploadImage = (c: ApiCreds, requestId: string) => uploadTracedImage(system, c, requestId);
 
 /** A log line a hop must have written with the traced id; values may be regular expressions. */
 interface Hop {
@@ -61,48 +55,6 @@ async function hopsWithout(requestId: string, hops: Hop[]): Promise<string[]> {
   const missing = () => hops.filter((h) => !hasLine(h, requestId)).map((h) => `${h.process}: ${h.hop}`);
   for (let i = 0; i < 150 && missing().length > 0; i++) await sleep(200);
   return missing();
-}
-
-async function uploadImage(c: Creds, requestId: string): Promise<string> {
-  const file = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#336699' } })
-    .jpeg()
-    .toBuffer();
-  const created = await api(c).POST('/media', { body: { name: 'traced.jpg', destinationType: 'POST_MEDIA' } });
-  // With the body, so a refusal says who refused and why (a 401 here was seen once, not reproduced).
-  expect({ status: created.response.status, body: created.data ?? created.error }).toMatchObject({ status: 201 });
-  const path = { mediaId: created.data!.id };
-  // The signed storage address is raw HTTP: it carries its own signature, not the API keys.
-  const put = await fetch(viaGateway(system, created.data!.uploadUrl), {
-    method: 'PUT',
-    headers: { 'content-type': 'image/jpeg' },
-    body: file,
-  });
-  expect(put.status).toBe(201);
-  const confirmed = await api(c).PATCH('/media/{mediaId}', { params: { path }, ...traced(requestId) });
-  expect(confirmed.response.status).toBe(200);
-  await eventually(async () => (await api(c).GET('/media/{mediaId}', { params: { path } })).data?.status === 'SUCCESS', 60000, 200);
-  return path.mediaId;
-}
-
-/**
- * A workspace of its own per test: the publisher caches a profile's credentials, and a cached
- * profile would skip the gRPC hop to competitors. One profile instead of --sandbox-profiles: fewer
- * background backfills crowding the kept log lines.
- */
-async function workspace(): Promise<Creds & { profileId: string }> {
-  const c: Creds = await system.admin(['workspace', 'create', '--name', 'E2E tracing', '--json']);
-  const profile = await system.admin([
-    'profile',
-    'connect',
-    '--workspace',
-    c.workspaceId,
-    '--net',
-    'generalNet',
-    '--account',
-    'gn-own-1',
-    '--json',
-  ]);
-  return { ...c, profileId: profile.id };
 }
 
 describe('one request id through the whole system', () => {
