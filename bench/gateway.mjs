@@ -3,7 +3,7 @@
 // (interleaved rounds, so machine noise hits both alike). BENCH_PART=get or =idempotency runs one part.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { load, table, fmt } from './lib/load.mjs';
+import { interleaved, load, table, fmt } from './lib/load.mjs';
 
 const require = createRequire(import.meta.url);
 const { TestSystem, signTestToken } = require('../packages/testkit/dist');
@@ -49,30 +49,18 @@ async function getBench(creds, apiHeaders) {
     { label: 'latency', connections: 1 },
     { label: 'throughput', connections: CONNECTIONS },
   ];
-  const results = {};
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const sc of scenarios) {
-      for (const [name, t] of Object.entries(targets)) {
-        console.error(`round ${round}/${ROUNDS}: ${name}, ${sc.connections} connection(s), ${SECONDS} s`);
-        (results[`${sc.label}:${name}`] ??= []).push(await load({ ...t, connections: sc.connections, seconds: SECONDS }));
-      }
-    }
-  }
-  const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
-  const summary = {};
+  const summary = await interleaved({ targets, scenarios, rounds: ROUNDS, seconds: SECONDS, what: '' });
   const rows = [];
   for (const sc of scenarios) {
     for (const name of Object.keys(targets)) {
-      const list = results[`${sc.label}:${name}`];
-      const s = { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99') };
-      summary[`${sc.label}:${name}`] = s;
+      const s = summary[`${sc.label}:${name}`];
       rows.push({
         path: name === 'gateway' ? 'gateway → posts' : 'posts (direct)',
         connections: sc.connections,
         'req/s': fmt(s.rps, 0),
         'p50 ms': fmt(s.p50, 3),
         'p99 ms': fmt(s.p99, 3),
-        statuses: JSON.stringify(Object.assign({}, ...list.map((r) => r.statuses))),
+        statuses: JSON.stringify(s.statuses),
       });
     }
   }
@@ -96,20 +84,14 @@ async function idempotencyBench(apiHeaders) {
   };
   console.error('warming up (POST)...');
   for (const t of Object.values(targets)) await load({ ...t, connections: 1, seconds: 2 });
-  const results = { off: [], on: [] };
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const [name, t] of Object.entries(targets)) {
-      console.error(`round ${round}/${ROUNDS}: POST idempotency ${name}, 1 connection, ${SECONDS} s`);
-      results[name].push(await load({ ...t, connections: 1, seconds: SECONDS }));
-    }
-  }
-  const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
-  const s = Object.fromEntries(
-    Object.entries(results).map(([k, list]) => [
-      k,
-      { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99'), statuses: Object.assign({}, ...list.map((r) => r.statuses)) },
-    ]),
-  );
+  const byKey = await interleaved({
+    targets,
+    scenarios: [{ label: 'post', connections: 1 }],
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    what: 'POST idempotency ',
+  });
+  const s = { off: byKey['post:off'], on: byKey['post:on'] };
   const rows = ['off', 'on'].map((name) => ({
     'idempotency check': name === 'on' ? 'on (fresh Idempotency-Key)' : 'off (no header)',
     'req/s': fmt(s[name].rps, 0),

@@ -4,7 +4,7 @@
 // interleaved rounds (so machine noise hits both alike).
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { load, table, fmt } from './lib/load.mjs';
+import { interleaved, load, table, fmt } from './lib/load.mjs';
 
 const require = createRequire(import.meta.url);
 const { TestSystem } = require('../packages/testkit/dist');
@@ -48,30 +48,18 @@ try {
     { label: 'latency', connections: 1 },
     { label: 'throughput', connections: CONNECTIONS },
   ];
-  const results = {};
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const sc of scenarios) {
-      for (const [name, t] of Object.entries(targets)) {
-        console.error(`round ${round}/${ROUNDS}: tracing ${name}, ${sc.connections} connection(s), ${SECONDS} s`);
-        (results[`${sc.label}:${name}`] ??= []).push(await load({ ...t, connections: sc.connections, seconds: SECONDS }));
-      }
-    }
-  }
-  const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
-  const summary = {};
+  const summary = await interleaved({ targets, scenarios, rounds: ROUNDS, seconds: SECONDS, what: 'tracing ' });
   const rows = [];
   for (const sc of scenarios) {
     for (const name of Object.keys(targets)) {
-      const list = results[`${sc.label}:${name}`];
-      const s = { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99') };
-      summary[`${sc.label}:${name}`] = s;
+      const s = summary[`${sc.label}:${name}`];
       rows.push({
         tracing: name,
         connections: sc.connections,
         'req/s': fmt(s.rps, 0),
         'p50 ms': fmt(s.p50, 3),
         'p99 ms': fmt(s.p99, 3),
-        statuses: JSON.stringify(Object.assign({}, ...list.map((r) => r.statuses))),
+        statuses: JSON.stringify(s.statuses),
       });
     }
   }

@@ -62,3 +62,27 @@ export function table(rows, columns) {
 }
 
 export const fmt = (n, digits = 2) => Number(n).toFixed(digits);
+
+/**
+ * Loads every target for `seconds` per scenario, round after round, the targets taking turns (so
+ * machine noise hits them alike). Answers, per `${scenario.label}:${target}`, the averages over the
+ * rounds and the statuses seen.
+ */
+export async function interleaved({ targets, scenarios, rounds, seconds, what = '' }) {
+  const results = {};
+  for (let round = 1; round <= rounds; round++) {
+    for (const sc of scenarios) {
+      for (const [name, t] of Object.entries(targets)) {
+        console.error(`round ${round}/${rounds}: ${what}${name}, ${sc.connections} connection(s), ${seconds} s`);
+        (results[`${sc.label}:${name}`] ??= []).push(await load({ ...t, connections: sc.connections, seconds }));
+      }
+    }
+  }
+  const avg = (list, k) => list.reduce((s, r) => s + r[k], 0) / list.length;
+  return Object.fromEntries(
+    Object.entries(results).map(([key, list]) => [
+      key,
+      { rps: avg(list, 'rps'), p50: avg(list, 'p50'), p99: avg(list, 'p99'), statuses: Object.assign({}, ...list.map((r) => r.statuses)) },
+    ]),
+  );
+}
