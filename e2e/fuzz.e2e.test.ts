@@ -100,6 +100,8 @@ function operations(): Operation[] {
 }
 
 interface FuzzRequest {
+  /** Sent as X-Request-Id (unless a mutation sets its own), to find the request in the logs. */
+  requestId: string;
   kind: string;
   method: string;
   path: string;
@@ -178,6 +180,7 @@ function mutateValue(value: Json, r: ReturnType<typeof rng>): Json {
   return copy;
 }
 
+let built = 0;
 function build(op: Operation, r: ReturnType<typeof rng>, auth: Record<string, string>, ids: string[]): FuzzRequest {
   let path = op.template.replace(/\{([^}]+)\}/g, () => encodeURIComponent(r.next() < 0.5 ? r.pick(ids) : `fz${r.int(1000)}`));
   const headers: Record<string, string | string[]> = { ...auth };
@@ -230,12 +233,16 @@ function build(op: Operation, r: ReturnType<typeof rng>, auth: Record<string, st
       break;
   }
   if (body && !headers['content-type']) headers['content-type'] = 'application/json';
-  return { kind, method: op.method, path: `/v2${path}`, headers, ...(body ? { body } : {}) };
+  return { requestId: `fuzz-${SEED}-${++built}`, kind, method: op.method, path: `/v2${path}`, headers, ...(body ? { body } : {}) };
 }
 
 function send(base: URL, agent: http.Agent, req: FuzzRequest): Promise<{ status: number; text: string; contentType: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const headers = { ...req.headers, ...(req.body ? { 'content-length': String(req.body.length) } : {}) };
+    const headers = {
+      'x-request-id': req.requestId,
+      ...req.headers,
+      ...(req.body ? { 'content-length': String(req.body.length) } : {}),
+    };
     const r = http.request(
       { host: base.hostname, port: base.port, method: req.method, path: req.path, headers, agent, timeout: 60_000 },
       (res) => {
@@ -260,15 +267,18 @@ const stalls: string[] = [];
  * three CI runs, with the publishing e2e beside it on the 2-core machine, three ordinary requests
  * (one of them a valid GET) got no answer for 60 s while the others were answered; what an input
  * does to the system happens again on the second try, a passing stall does not. Stalls are
- * counted and printed, so they stay visible.
+ * counted and printed with every log line that mentions the request, so they stay visible and
+ * show which process held the request.
  */
 async function sendTwice(base: URL, agent: http.Agent, req: FuzzRequest) {
   try {
     return await send(base, agent, req);
   } catch (err) {
     if (!(err as Error).message.startsWith('no answer')) throw err;
-    stalls.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)}`);
-    return send(base, agent, req);
+    // Where it stalled: every process logs a request still running after 10 s (packages/http).
+    const seen = system.logsMentioning(req.requestId);
+    stalls.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)} (${req.requestId})\n  ${seen.join('\n  ') || 'in no log'}`);
+    return send(base, agent, { ...req, requestId: `${req.requestId}-again` });
   }
 }
 

@@ -145,6 +145,11 @@ export class TestSystem {
     return this.logs.get(name) ?? [];
   }
 
+  /** The log lines of every process that mention `text` (a request id, say), prefixed by the process. */
+  logsMentioning(text: string): string[] {
+    return [...this.logs].flatMap(([name, lines]) => lines.filter((l) => l.includes(text)).map((l) => `${name}: ${l}`));
+  }
+
   /** Stops one process with a signal and waits for it to exit; returns its exit code. */
   async stopProcess(name: string, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     const child = this.children.get(name);
