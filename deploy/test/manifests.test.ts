@@ -341,6 +341,40 @@ describe('Kubernetes manifests (deploy/)', () => {
     expect(readFileSync(path.join(DEPLOY, 'base/secret.example.yaml'), 'utf8')).toMatch(/^# EXAMPLE ONLY/);
   });
 
+  it('the tracing component gives every process an OTLP endpoint and lets it reach the collector past the default deny', () => {
+    const dir = path.join(DEPLOY, 'components', 'tracing');
+    const k = readYaml(path.join(dir, 'kustomization.yaml'))[0]!;
+    const generator = (k['configMapGenerator'] as K8s[]).find((g) => g['name'] === 'social-api-config')!;
+    const settings = Object.fromEntries(
+      (generator['literals'] as string[]).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+    const endpoint = new URL(settings['OTEL_EXPORTER_OTLP_ENDPOINT']!);
+    const policies = ofKind(assemble(dir).resources, 'NetworkPolicy');
+
+    // Merged into the settings every Deployment reads, rather than a second ConfigMap to wire in.
+    expect(generator['behavior']).toBe('merge');
+    for (const { assembled } of overlays)
+      for (const dep of ofKind(assembled.resources, 'Deployment'))
+        expect({ dep: nameOf(dep), envFrom: containersOf(dep)[0]!['envFrom'] }).toEqual({
+          dep: nameOf(dep),
+          envFrom: expect.arrayContaining([{ configMapRef: { name: 'social-api-config' } }]),
+        });
+    // OTLP over HTTP (the only protocol our exporter speaks), on the port the policy opens, for every pod.
+    expect(endpoint.protocol).toBe('http:');
+    const open = policies.filter(
+      (p) =>
+        p['spec']['policyTypes'].includes('Egress') &&
+        (p['spec']['egress'] as K8s[]).some(
+          (rule) => rule['to'] === undefined && rule['ports'].some((port: K8s) => String(port['port']) === endpoint.port),
+        ),
+    );
+    for (const dep of ofKind(overlays[0]!.assembled.resources, 'Deployment'))
+      expect({ dep: nameOf(dep), allowed: open.some((p) => selects(p['spec']['podSelector']['matchLabels'], podLabels(dep))) }).toEqual({
+        dep: nameOf(dep),
+        allowed: true,
+      });
+  });
+
   describe('rendered by kubectl kustomize (skipped when kubectl is not installed)', () => {
     const rendered = Object.fromEntries(OVERLAYS.map((o) => [o, render(path.join(DEPLOY, 'overlays', o))]));
     const withKubectl = rendered['development'] ? it : it.skip;
