@@ -60,6 +60,7 @@ const SECRETS_OF: [string, string, string[]][] = [
   ['insights', 'services/insights/dist/index.js', ['INSIGHTS_JWT_PRIVATE_KEY', 'INTERNAL_JWT_PUBLIC_KEYS']],
   ['insights-collector', 'services/insights/dist/collector.js', ['INSIGHTS_JWT_PRIVATE_KEY']],
   ['publisher', 'services/publisher/dist/index.js', ['PUBLISHER_JWT_PRIVATE_KEY']],
+  ['webhooks', 'services/webhooks/dist/index.js', ['WEBHOOKS_SECRET_KEY', 'INTERNAL_JWT_PUBLIC_KEYS']],
 ];
 
 describe('start-up with weak secrets', () => {

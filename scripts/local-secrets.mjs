@@ -47,7 +47,7 @@ export function ensureLocalSecrets() {
       changed = true;
     }
   }
-  for (const name of ['STORAGE_SIGNING_SECRET', 'PROFILE_TOKEN_KEY']) {
+  for (const name of ['STORAGE_SIGNING_SECRET', 'PROFILE_TOKEN_KEY', 'WEBHOOKS_SECRET_KEY']) {
     if (!values[name]) {
       values[name] = randomBytes(32).toString('base64url');
       changed = true;

@@ -14,6 +14,7 @@ for (const [issuer, pair] of pairs) console.log(`${issuer.toUpperCase()}_JWT_PRI
 console.log(`INTERNAL_JWT_PUBLIC_KEYS=${pairs.map(([, p]) => p.publicEntry).join(',')}`);
 console.log(`STORAGE_SIGNING_SECRET=${randomBytes(32).toString('base64url')}`);
 console.log(`PROFILE_TOKEN_KEY=${randomBytes(32).toString('base64url')}`);
+console.log(`WEBHOOKS_SECRET_KEY=${randomBytes(32).toString('base64url')}`);
 // The media file store's credentials (compose: MinIO's root user; Kubernetes: the bucket's key).
 console.log(`S3_ACCESS_KEY_ID=social-${randomBytes(6).toString('hex')}`);
 console.log(`S3_SECRET_ACCESS_KEY=${randomBytes(24).toString('base64url')}`);

@@ -23,6 +23,7 @@ const SECRET_KEYS = [
   'PUBLISHER_JWT_PRIVATE_KEY',
   'STORAGE_SIGNING_SECRET',
   'PROFILE_TOKEN_KEY',
+  'WEBHOOKS_SECRET_KEY',
 ];
 
 const KNOWN_KINDS: Record<string, string[]> = {

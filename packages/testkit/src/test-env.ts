@@ -8,6 +8,7 @@ import { randomSecret, signTestToken, testKeyEnv } from './test-keys';
 // Made once per test process, so in-process services and the processes a test starts agree.
 const STORAGE_SIGNING_SECRET = randomSecret();
 const PROFILE_TOKEN_KEY = randomSecret();
+const WEBHOOKS_SECRET_KEY = randomSecret();
 
 interface SystemProcess {
   portEnv: string;
@@ -50,6 +51,7 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     ...testKeyEnv(),
     STORAGE_SIGNING_SECRET,
     PROFILE_TOKEN_KEY,
+    WEBHOOKS_SECRET_KEY,
     // Failure injection in the network sandbox is for tests and development only.
     SANDBOX_ADMIN: 'true',
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? process.env['LOG_LEVEL'] ?? 'error',

@@ -43,7 +43,7 @@ export function testVerifier(audience: string): TokenVerifier {
   return new TokenVerifier(parsePublicKeys(TEST_PUBLIC_KEYS, 'INTERNAL_JWT_PUBLIC_KEYS'), audience);
 }
 
-/** A strong random secret (STORAGE_SIGNING_SECRET, PROFILE_TOKEN_KEY) for one test process. */
+/** A strong random secret (STORAGE_SIGNING_SECRET, PROFILE_TOKEN_KEY, WEBHOOKS_SECRET_KEY) for one test process. */
 export const randomSecret = () => randomBytes(32).toString('base64url');
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -14,7 +14,7 @@ import { ProfileRepository } from './data/profile.repository';
 import { CompetitorsUseCases } from './domain/competitors.use-cases';
 import { ProfilesUseCases } from './domain/profiles.use-cases';
 import { SearchProfiles } from './domain/search.use-case';
-import { TokenCipher } from './domain/token-cipher';
+import { AtRestCipher } from '@social/at-rest';
 import { OutboxRelay } from './events/outbox-relay';
 import { createGrpcServer } from './grpc';
 import { competitorsRoutes } from './http/competitors.routes';
@@ -81,7 +81,7 @@ export class CompetitorsService {
       targetExists: (kind, id) => (kind === 'profile' ? profiles.exists(id) : competitors.exists(id)),
     });
     const eventsRecorded = () => relay.kick();
-    const cipher = new TokenCipher(cfg.tokenKey);
+    const cipher = new AtRestCipher(cfg.tokenKey);
     const profilesUseCases = new ProfilesUseCases({ profiles, outbox, adapter, cipher, backfillDays: cfg.backfillDays, eventsRecorded });
     const competitorsUseCases = new CompetitorsUseCases({
       competitors,

@@ -5,6 +5,13 @@ export const webhooksSpec = {
   ...mongoDbPrefixSpec,
   ...publicKeysSpec,
   port: { env: 'WEBHOOKS_PORT', type: 'integer', minimum: 0, maximum: 65535, default: 8088 },
+  secretKey: {
+    env: 'WEBHOOKS_SECRET_KEY',
+    type: 'string',
+    required: true,
+    secret: true,
+    description: 'Secret that encrypts stored webhook signing secrets (AES-256-GCM, key = SHA-256 of it).',
+  },
   /**
    * Addresses endpoints may resolve to although they are not public ("127.0.0.1/32"): tests and
    * development only. Empty refuses every private, loopback and reserved address, as media imports do.

@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENTS_QUEUE } from '@social/contracts';
 import { Broker, type ConsumerHandle } from '@social/events';
+import { AtRestCipher } from '@social/at-rest';
 import { startServiceHttp, type ServiceHttp } from '@social/http';
 import { verifierFor } from '@social/internal-auth';
 import { errorFields, runWithContext } from '@social/logger';
@@ -65,7 +66,13 @@ export class WebhooksService {
     };
     const delays = retryDelays(cfg);
     const mongo = await connectMongo({ url: cfg.mongoUrl, dbName: webhooksDbName(cfg) });
-    const endpoints = new EndpointRepository(mongo);
+    const endpoints = new EndpointRepository(mongo, new AtRestCipher(cfg.secretKey));
+    try {
+      await WebhooksService.prepareStoredSecrets(endpoints);
+    } catch (err) {
+      await closeMongo(mongo);
+      throw err;
+    }
     const deliveries = new DeliveryRepository(mongo);
     await syncIndexes(mongo);
     const broker = await Broker.connect({
@@ -131,6 +138,16 @@ export class WebhooksService {
     service.startPruning();
     log.info('webhooks listening', { port: http.port });
     return service;
+  }
+
+  /** Refuses a key that does not read the stored secrets, then encrypts those an earlier version left in clear. */
+  private static async prepareStoredSecrets(endpoints: EndpointRepository): Promise<void> {
+    if (!(await endpoints.keyReadsStoredSecrets()))
+      throw new Error(
+        'WEBHOOKS_SECRET_KEY does not decrypt the stored webhook secrets: it is not the key they were stored with (docs/security.md, rotation).',
+      );
+    const encrypted = await endpoints.encryptStoredSecrets();
+    if (encrypted > 0) log.info('stored webhook secrets encrypted', { endpoints: encrypted });
   }
 
   private startSweeping(): void {

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { AtRestCipher } from '@social/at-rest';
 import { domainEventsTopology, mediaReadyEvent, postPublishedEvent, postStageChangedEvent } from '@social/contracts';
 import { Broker } from '@social/events';
 import { setLogLevel } from '@social/logger';
@@ -17,6 +18,7 @@ import {
 import type { ResolvedAddress } from '@social/url-guard';
 import { loadWebhooksConfig, webhooksDbName } from '../src/config';
 import { deliveryModel, type DeliveryDoc } from '../src/data/delivery.model';
+import { endpointModel } from '../src/data/endpoint.model';
 import { WebhooksService } from '../src/webhooks-service';
 
 setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
@@ -449,6 +451,87 @@ describe('secret rotation', () => {
       expect(() => new Webhook(e.secret).verify(got.body, got.headers)).not.toThrow();
     },
   );
+});
+
+describe('secrets at rest', () => {
+  const stored = (id: string) => endpointModel(mongo).findById(id).lean();
+  async function deliveredTo(ws: string, e: { path: string }, mediaId: string) {
+    await broker.publish(mediaReadyEvent, { mediaId, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws });
+    return eventually(async () => receiver.received.find((r) => r.url === e.path && r.answer === 200 && r.body.includes(mediaId)));
+  }
+
+  it('stores the secret and the previous secret encrypted, never in clear, and still signs with both', async () => {
+    const ws = newWorkspace();
+    const e = await createEndpoint(ws, ['media.ready']);
+    const rotated = await api(ws, 'POST', `/webhooks/${e.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+
+    const doc = (await stored(e.id))!;
+    const raw = JSON.stringify(doc);
+    for (const secret of [e.secret, rotated.body.secret as string]) {
+      expect(raw).not.toContain(secret);
+      expect(raw).not.toContain(secret.slice('whsec_'.length, -1)); // the key bytes, in any wrapping
+    }
+    expect([doc.secret, doc.previousSecret]).toEqual([expect.stringMatching(/^v1:/), expect.stringMatching(/^v1:/)]);
+
+    const got = await deliveredTo(ws, e, 'm_at_rest');
+    expect(() => new Webhook(rotated.body.secret).verify(got.body, got.headers)).not.toThrow();
+    expect(() => new Webhook(e.secret).verify(got.body, got.headers)).not.toThrow();
+  });
+
+  it('after an upgrade, signs with secrets an earlier version stored in clear, and encrypts them when a process starts', async () => {
+    const ws = newWorkspace();
+    const path = `/hook/legacy-${++seq}`;
+    const id = `we_legacy${Date.now().toString(16)}${seq}`;
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwQvNn4IimUqEu';
+    const previousSecret = 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD2bx8TZ6lSXQ=';
+    // As a version before encryption at rest wrote it.
+    await endpointModel(mongo).collection.insertOne({
+      _id: id as never,
+      workspaceId: ws,
+      url: receiver.url(HOST, path),
+      eventTypes: ['media.ready'],
+      description: null,
+      secret,
+      previousSecret,
+      previousSecretExpiresAt: new Date(Date.now() + 3_600_000),
+      createdAt: new Date(),
+    });
+
+    const before = await deliveredTo(ws, { path }, 'm_legacy_before');
+    expect(() => new Webhook(secret).verify(before.body, before.headers)).not.toThrow();
+    expect(() => new Webhook(previousSecret).verify(before.body, before.headers)).not.toThrow();
+
+    // A second process starting (a rolling upgrade) encrypts what it finds in clear.
+    const other = await WebhooksService.create(loadWebhooksConfig(env), { resolver, ca: receiver.ca });
+    await other.destroy();
+    const doc = (await stored(id))!;
+    expect(JSON.stringify(doc)).not.toContain(secret);
+    expect(JSON.stringify(doc)).not.toContain(previousSecret);
+    expect([doc.secret, doc.previousSecret]).toEqual([expect.stringMatching(/^v1:/), expect.stringMatching(/^v1:/)]);
+
+    await new Promise((r) => setTimeout(r, 2100)); // past the 2 s endpoint cache of the delivering process
+    const after = await deliveredTo(ws, { path }, 'm_legacy_after');
+    expect(() => new Webhook(secret).verify(after.body, after.headers)).not.toThrow();
+    expect(() => new Webhook(previousSecret).verify(after.body, after.headers)).not.toThrow();
+    const rotated = await api(ws, 'POST', `/webhooks/${id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+  });
+
+  it('refuses to start under a WEBHOOKS_SECRET_KEY that does not decrypt the stored secrets, naming it', async () => {
+    const ws = newWorkspace();
+    const e = await createEndpoint(ws, ['media.ready']);
+    const before = (await stored(e.id))!.secret;
+    const foreign = new AtRestCipher('a-different-key-of-enough-length-here').encrypt(e.secret);
+    await endpointModel(mongo).updateOne({ _id: e.id }, { $set: { secret: foreign } });
+    try {
+      // A process that did start is stopped again, so a failure here leaves nothing running.
+      const started = WebhooksService.create(loadWebhooksConfig(env), { resolver, ca: receiver.ca }).then((s) => s.destroy());
+      await expect(started).rejects.toThrow(/WEBHOOKS_SECRET_KEY/);
+    } finally {
+      await endpointModel(mongo).updateOne({ _id: e.id }, { $set: { secret: before } });
+    }
+  });
 });
 
 describe('pruning the delivery log', () => {

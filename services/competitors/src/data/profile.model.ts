@@ -12,7 +12,7 @@ export interface ProfileDoc {
   name: string;
   username: string;
   picture: string;
-  /** AES-256-GCM (TokenCipher); never returned by the API, never logged. */
+  /** AES-256-GCM (AtRestCipher); never returned by the API, never logged. */
   accessTokenEnc: string;
   statusLevel: ProfileStatusLevel;
   statusReason: string | null;

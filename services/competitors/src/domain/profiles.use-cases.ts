@@ -4,12 +4,12 @@ import { log } from '../logger';
 import { backfillWindow } from './collection-window';
 import { accountNotConnectable } from './competitors.errors';
 import type { EventOutbox, ListFilter, NetworkClient, Page, Profile, ProfileStatusLevel, ProfileStore } from './ports';
-import type { TokenCipher } from './token-cipher';
+import type { AtRestCipher } from '@social/at-rest';
 
 export interface ProfilesDeps {
   profiles: ProfileStore;
   adapter: NetworkClient;
-  cipher: TokenCipher;
+  cipher: AtRestCipher;
   outbox: EventOutbox;
   backfillDays: number;
   /** Called after an event was recorded, so it goes out now rather than at the next relay tick. */

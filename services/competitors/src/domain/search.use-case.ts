@@ -9,7 +9,7 @@ import {
 } from './competitors.errors';
 import type { NetworkClient, ProfileStore } from './ports';
 import { encodePublicProfileId } from './public-profile-id';
-import type { TokenCipher } from './token-cipher';
+import type { AtRestCipher } from '@social/at-rest';
 
 export type SearchArea = 'insights' | 'posts';
 
@@ -32,7 +32,7 @@ export type SearchResult = { items: SearchItem[] } | { items: []; warning: strin
 export interface SearchDeps {
   profiles: ProfileStore;
   adapter: NetworkClient;
-  cipher: TokenCipher;
+  cipher: AtRestCipher;
 }
 
 /**

@@ -2,11 +2,11 @@ import type { GetPublishCredentialsRequest, PublishCredentialsMessage } from '@s
 import type { CallContext } from '@social/grpc';
 import type { ProfileRepository } from '../data/profile.repository';
 import { profileNotFound, profileNotPublishReady } from '../domain/competitors.errors';
-import type { TokenCipher } from '../domain/token-cipher';
+import type { AtRestCipher } from '@social/at-rest';
 
 /** The publisher's credentials for one profile: NOT_FOUND outside the workspace, FAILED_PRECONDITION in ERROR. */
 export const getPublishCredentialsRpc =
-  (profiles: ProfileRepository, cipher: TokenCipher) =>
+  (profiles: ProfileRepository, cipher: AtRestCipher) =>
   async (req: GetPublishCredentialsRequest, ctx: CallContext): Promise<PublishCredentialsMessage> => {
     const profile = req.profile_id ? await profiles.findById(ctx.workspaceId, req.profile_id) : null;
     if (!profile) throw profileNotFound();

@@ -4,7 +4,7 @@ import type { TokenVerifier } from '@social/internal-auth';
 import type { ProfileRepository } from '../data/profile.repository';
 import type { CompetitorsUseCases } from '../domain/competitors.use-cases';
 import type { ProfilesUseCases } from '../domain/profiles.use-cases';
-import type { TokenCipher } from '../domain/token-cipher';
+import type { AtRestCipher } from '@social/at-rest';
 import { connectProfileRpc, connectSandboxProfilesRpc } from './connect-profile.rpc';
 import { getCompetitorRpc } from './get-competitor.rpc';
 import { getProfilesRpc } from './get-profiles.rpc';
@@ -28,7 +28,7 @@ export interface CompetitorsGrpcDeps {
   competitors: CompetitorsUseCases;
   /** Reads that are no use case of their own (a lookup by ids, the credentials for the publisher). */
   profileStore: ProfileRepository;
-  cipher: TokenCipher;
+  cipher: AtRestCipher;
 }
 
 export function createGrpcServer(opts: CompetitorsGrpcDeps): GrpcServer {

@@ -6,9 +6,12 @@ export interface EndpointDoc {
   url: string;
   eventTypes: string[];
   description: string | null;
-  /** `whsec_<base64>`; kept because every delivery is signed with it. */
+  /**
+   * `whsec_<base64>`, stored encrypted (AtRestCipher, `v1:…`); kept because every delivery is signed
+   * with it. Rows of versions before encryption hold it in clear until start-up encrypts them.
+   */
   secret: string;
-  /** The secret before the last rotation; signs beside `secret` until `previousSecretExpiresAt`. */
+  /** The secret before the last rotation (encrypted the same way); signs beside `secret` until `previousSecretExpiresAt`. */
   previousSecret?: string | null;
   previousSecretExpiresAt?: Date | null;
   createdAt: Date;

@@ -3,11 +3,12 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 const VERSION = 'v1';
 
 /**
- * Network access tokens are stored encrypted (AES-256-GCM), so a database dump or backup does not
- * hand out publishing rights. The key comes from PROFILE_TOKEN_KEY; the version prefix leaves room
- * for key rotation.
+ * Values a service must read back in clear (network access tokens, webhook signing secrets) are
+ * stored encrypted (AES-256-GCM, a fresh IV each time), so a database dump or backup hands out
+ * neither publishing rights nor the means to forge a webhook. The key is the SHA-256 of a secret
+ * setting (PROFILE_TOKEN_KEY, WEBHOOKS_SECRET_KEY); the version prefix leaves room for key rotation.
  */
-export class TokenCipher {
+export class AtRestCipher {
   private readonly key: Buffer;
 
   constructor(secret: string) {
@@ -23,9 +24,14 @@ export class TokenCipher {
 
   decrypt(stored: string): string {
     const [version, iv, tag, data] = stored.split(':');
-    if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('unreadable stored token');
+    if (version !== VERSION || !iv || !tag || data === undefined) throw new Error('unreadable stored value');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+  }
+
+  /** Whether a stored value has this cipher's form (rows written before encryption have not). */
+  static isEncrypted(stored: string): boolean {
+    return stored.startsWith(`${VERSION}:`) && stored.split(':').length === 4;
   }
 }
