@@ -61,6 +61,7 @@ export class PostsService {
       tickMs: cfg.dispatchTickMs,
       lookAheadMs: cfg.dispatchLookAheadMs,
       concurrency: cfg.dispatchConcurrency,
+      batchSize: cfg.dispatchBatch,
       watchdogTimeoutMs: cfg.watchdogTimeoutMs,
     });
     const events = new BrokerEventEmitter(broker);

@@ -20,6 +20,11 @@ export interface PostDoc extends Omit<PostRecord, 'id' | 'profileNets'> {
    * DISPATCHED) finds the post in, or null (MinuteBuckets explains why buckets).
    */
   dispatchKey: string | null;
+  /**
+   * Set by writes that go out in one command with others (a batch answers only how many matched):
+   * when the batch does not match in full, this tells each write whether it was the one stored.
+   */
+  writeId?: string | null;
 }
 
 const mixed = { type: Schema.Types.Mixed };
@@ -47,6 +52,7 @@ const postSchema = new Schema<PostDoc>(
     plan: [mixed] as unknown as PlanEntry[],
     dispatch: { ...mixed, default: null },
     dispatchKey: { type: String, default: null },
+    writeId: { type: String },
     version: { type: Number, required: true },
     searchText: { type: String, default: '' },
     mediaLibIds: [String],
