@@ -7,7 +7,7 @@ import type { DueRevision, PublishingPosts } from '../domain/publishing/ports';
 import { GroupCommit } from './group-commit';
 import { newId } from './ids';
 import { MinuteBuckets } from './minute-buckets';
-import { postModel, type PostDoc } from './post.model';
+import { postModel, UNUSED_POST_INDEXES, type PostDoc } from './post.model';
 
 interface GenerationDoc {
   _id: string;
@@ -120,6 +120,12 @@ export class PostRepository implements PostStore, PublishingPosts {
       mediaLibIds: [...mediaLibIds],
       dispatchKey: !d ? null : d.state === 'WAITING' ? this.waiting.keyFor(d.dueAt, now) : this.dispatched.keyFor(d.checkAt ?? now, now),
     };
+  }
+
+  /** Drops the indexes earlier releases made that no query uses (once; later starts find none). */
+  async dropUnusedIndexes(): Promise<void> {
+    const existing = new Set((await this.model.collection.indexes().catch(() => [])).map((i) => i.name));
+    for (const name of UNUSED_POST_INDEXES) if (existing.has(name)) await this.model.collection.dropIndex(name);
   }
 
   newId(): string {
