@@ -83,3 +83,4 @@ export { MongoProcessedEventStore } from './processed-event.store';
 
 export { mongoose };
 export type { Connection };
+export { Batcher, insertEach, type BatcherOptions, type InsertOutcome } from './batcher';

@@ -166,6 +166,71 @@ describe('single-document atomicity under concurrency (MongoDB semantics)', () =
   });
 });
 
+describe('batched writes (one command, many documents) under concurrency', () => {
+  it('counts in matchedCount exactly the compare-and-sets of a bulkWrite that won, racing other batches', async () => {
+    // The publisher and posts trust "matchedCount === number of writes" to mean every write of the
+    // batch was stored, and read back a per-write id otherwise.
+    const c = collection<{ _id: string; version: number; by?: string }>('bulk_cas');
+    const DOCS = 20;
+    for (let round = 0; round < ROUNDS; round++) {
+      const ids = Array.from({ length: DOCS }, (_, i) => `r${round}-doc-${i}`);
+      await c.through(0).insertMany(ids.map((_id) => ({ _id, version: 0 })));
+      const results = await race((caller) =>
+        c.through(caller).bulkWrite(
+          // Each caller goes for a different half of the documents, in its own order.
+          ids
+            .filter((_, i) => (i + caller) % 2 === 0)
+            .map((_id) => ({ replaceOne: { filter: { _id, version: 0 }, replacement: { version: 1, by: `c${caller}` } } })),
+          { ordered: false },
+        ),
+      );
+      const docs = await c
+        .through(0)
+        .find({ _id: { $in: ids } })
+        .toArray();
+      expect(docs.every((d) => d.version === 1)).toBe(true);
+      const won = new Map<string, number>();
+      for (const d of docs) won.set(d.by!, (won.get(d.by!) ?? 0) + 1);
+      results.forEach((r, caller) => {
+        expect(r.matchedCount).toBe(won.get(`c${caller}`) ?? 0);
+        expect(r.modifiedCount).toBe(won.get(`c${caller}`) ?? 0);
+      });
+    }
+  });
+
+  it('inserts every other document of an unordered insertMany and names each duplicate by its index', async () => {
+    const c = collection<{ _id: string; by: number }>('bulk_insert');
+    for (let round = 0; round < ROUNDS; round++) {
+      const ids = Array.from({ length: 10 }, (_, i) => `r${round}-doc-${i}`);
+      // N callers insert overlapping sets: each document must end up inserted by exactly one.
+      const outcomes = await race(async (caller) => {
+        const mine = ids.filter((_, i) => (i + caller) % 3 !== 0);
+        try {
+          await c.through(caller).insertMany(
+            mine.map((_id) => ({ _id, by: caller })),
+            { ordered: false },
+          );
+          return { mine, duplicates: [] as string[] };
+        } catch (err) {
+          const writeErrors = (err as { writeErrors?: { index: number; code: number }[] }).writeErrors ?? [];
+          expect(writeErrors.length).toBeGreaterThan(0);
+          expect(writeErrors.every((e) => e.code === 11000)).toBe(true);
+          return { mine, duplicates: writeErrors.map((e) => mine[e.index]!) };
+        }
+      });
+      const docs = await c
+        .through(0)
+        .find({ _id: { $in: ids } })
+        .toArray();
+      expect(docs).toHaveLength(ids.length);
+      for (const d of docs) {
+        const inserters = outcomes.flatMap((o, caller) => (o.mine.includes(d._id) && !o.duplicates.includes(d._id) ? [caller] : []));
+        expect(inserters).toEqual([d.by]);
+      }
+    }
+  });
+});
+
 describe('unique indexes under concurrency', () => {
   it('accepts exactly one of N inserts of the same _id', async () => {
     const c = collection<{ _id: string; by: number }>('ids');

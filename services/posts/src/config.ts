@@ -18,7 +18,8 @@ export const postsSpec = {
   // watchdog first asks about profiles still PENDING and how far apart its questions may grow.
   dispatchTickMs: { env: 'POSTS_DISPATCH_TICK_MS', type: 'integer', minimum: 50, default: 1000 },
   dispatchLookAheadMs: { env: 'POSTS_DISPATCH_LOOKAHEAD_MS', type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
-  dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 32 },
+  dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 200 },
+  dispatchBatch: { env: 'POSTS_DISPATCH_BATCH', type: 'integer', minimum: 1, maximum: 1000, default: 50 },
   // Only for the very first scan of a database (then a stored cursor says where to look from).
   dispatchLookbackMinutes: { env: 'POSTS_DISPATCH_LOOKBACK_MINUTES', type: 'integer', minimum: 3, default: 360 },
   watchdogTimeoutMs: { env: 'POSTS_PUBLISH_WATCHDOG_MS', type: 'integer', minimum: 100, default: 600000 },

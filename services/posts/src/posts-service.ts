@@ -51,6 +51,7 @@ export class PostsService {
     const labels = new LabelRepository(mongo);
     const posts = new PostRepository(mongo, { firstLookBackMs: cfg.dispatchLookbackMinutes * 60_000 });
     await syncIndexes(mongo);
+    await posts.dropUnusedIndexes();
     await migrateLegacyPublishTasks(mongo, posts);
     const neighbourOpts = { signer, deadlineMs: cfg.neighbourDeadlineMs };
     const media: MediaDirectory = grpcMediaDirectory(cfg.mediaGrpcUrl, neighbourOpts);
@@ -61,6 +62,7 @@ export class PostsService {
       tickMs: cfg.dispatchTickMs,
       lookAheadMs: cfg.dispatchLookAheadMs,
       concurrency: cfg.dispatchConcurrency,
+      batchSize: cfg.dispatchBatch,
       watchdogTimeoutMs: cfg.watchdogTimeoutMs,
     });
     const events = new BrokerEventEmitter(broker);

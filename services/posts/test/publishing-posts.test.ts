@@ -99,6 +99,73 @@ describe('posts waiting to be dispatched', () => {
   });
 });
 
+describe('posts claimed in batches (one command of compare-and-sets)', () => {
+  it('are each claimed by exactly one of several dispatchers claiming the same batch at once', async () => {
+    const posts = Array.from({ length: 12 }, () => scheduledPost(new Date(Date.now() - 1000)));
+    for (const p of posts) await repo.insert(p);
+    const ids = new Set(posts.map((p) => p.id));
+    // Each replica lists the posts itself, so each claims against the version it read.
+    const replicas = Array.from({ length: 5 }, () => new PostRepository(conn, { firstLookBackMs: 5 * 60_000 }));
+    const listed = await Promise.all(
+      replicas.map(async (r) => (await r.waitingUntil(new Date(), new Date())).filter((d) => ids.has(d.postId))),
+    );
+
+    const claims = await Promise.all(replicas.map((r, i) => r.claimManyForDispatch(listed[i]!, new Date(Date.now() + HOUR))));
+
+    const winners = new Map<string, number>();
+    for (const c of claims.flat()) if (c) winners.set(c.id, (winners.get(c.id) ?? 0) + 1);
+    expect([...winners.keys()].sort()).toEqual([...ids].sort());
+    expect([...winners.values()].every((n) => n === 1)).toBe(true);
+    for (const c of claims.flat()) if (c) expect(c.dispatch).toMatchObject({ state: 'DISPATCHED', requestId: 'req-1' });
+    for (const p of posts) expect((await repo.get('w1', p.id))!.dispatch?.state).toBe('DISPATCHED');
+  });
+
+  it('claim a post changed since the scan on its own, with what it says now, and skip one re-planned', async () => {
+    const [labelled, replanned, untouched] = Array.from({ length: 3 }, () => scheduledPost(new Date(Date.now() - 1000)));
+    for (const p of [labelled, replanned, untouched]) await repo.insert(p!);
+    const ids = new Set([labelled!.id, replanned!.id, untouched!.id]);
+    const due = (await repo.waitingUntil(new Date(), new Date())).filter((d) => ids.has(d.postId));
+    // After the scan: a change that keeps the revision (new version), and a new revision.
+    await repo.replace({ ...labelled!, labelIds: ['l1'], version: 2 }, 1);
+    await repo.replace({ ...replanned!, revision: 2, version: 2 }, 1);
+
+    const claimed = await repo.claimManyForDispatch(due, new Date(Date.now() + HOUR));
+
+    const byId = new Map(due.map((d, i) => [d.postId, claimed[i]]));
+    expect(byId.get(labelled!.id)).toMatchObject({ labelIds: ['l1'], version: 3, dispatch: { state: 'DISPATCHED' } });
+    expect(byId.get(replanned!.id)).toBeNull();
+    expect(byId.get(untouched!.id)).toMatchObject({ version: 2, dispatch: { state: 'DISPATCHED' } });
+    expect((await repo.get('w1', replanned!.id))!.dispatch?.state).toBe('WAITING');
+  });
+
+  it('apply concurrent changes of the same posts (results arriving together) each exactly once', async () => {
+    const posts = Array.from({ length: 6 }, () => scheduledPost(new Date(Date.now() - 1000)));
+    for (const p of posts) await repo.insert({ ...p, plan: ['a', 'b', 'c', 'd'].map((profileId) => ({ ...p.plan[0]!, profileId })) });
+    const others = [new PostRepository(conn), new PostRepository(conn)];
+
+    // Every profile of every post settled at once, through three repositories (three replicas).
+    await Promise.all(
+      posts.flatMap((p) =>
+        ['a', 'b', 'c', 'd'].map((profileId, k) =>
+          [repo, ...others][k % 3]!.modify('w1', p.id, (post) => {
+            const i = post.plan.findIndex((e) => e.profileId === profileId);
+            if (post.plan[i]!.status !== 'PENDING') return null;
+            const plan = [...post.plan];
+            plan[i] = { ...plan[i]!, status: 'PUBLISHED' };
+            return { ...post, plan, version: post.version + 1 };
+          }),
+        ),
+      ),
+    );
+
+    for (const p of posts) {
+      const after = (await repo.get('w1', p.id))!;
+      expect(after.plan.map((e) => e.status)).toEqual(['PUBLISHED', 'PUBLISHED', 'PUBLISHED', 'PUBLISHED']);
+      expect(after.version).toBe(5); // four changes, each written once
+    }
+  });
+});
+
 describe('dispatched posts the watchdog checks', () => {
   it('are found once their check time passed, however long ago, until a check moves them on', async () => {
     const checkAt = new Date(Date.now() - 20 * HOUR);

@@ -1,4 +1,4 @@
-import { type Connection, isDuplicateKeyError } from '@social/mongo';
+import { Batcher, type Connection, insertEach, type InsertOutcome } from '@social/mongo';
 import type { ListedPostRecord, ListingPosition, PublishedPost, PublishedPostStore } from '../domain/ports';
 import { hourOf, LEGACY_KEY_INDEX, type PublishedPostDoc, publishedPostModel } from './published-post.model';
 
@@ -16,9 +16,12 @@ const INDEX_NOT_FOUND = 27;
 
 export class PublishedPostRepository implements PublishedPostStore {
   private readonly model;
+  /** Publishes that store their post together share one insert command (see Batcher). */
+  private readonly inserts: Batcher<PublishedPostDoc, InsertOutcome>;
 
   constructor(conn: Connection) {
     this.model = publishedPostModel(conn);
+    this.inserts = new Batcher((docs) => insertEach(this.model.collection, docs), { maxBatch: 100, maxInFlight: 4 });
   }
 
   /**
@@ -38,8 +41,9 @@ export class PublishedPostRepository implements PublishedPostStore {
   /**
    * False on a duplicate key (code 11000) when the post would hold a key another post holds. Goes
    * straight to the driver: the use case builds the whole document, and mongoose's save path costs
-   * about half again per insert, which publish benchmarks feel. A post without a key must not carry
-   * the field at all (a null would be indexed).
+   * about half again per insert, which publish benchmarks feel; publishes that store at the same
+   * moment share one insert command. A post without a key must not carry the field at all (a null
+   * would be indexed).
    */
   async insert(post: PublishedPost, heldKey?: string): Promise<boolean> {
     const { id, ...fields } = post;
@@ -49,13 +53,10 @@ export class PublishedPostRepository implements PublishedPostStore {
       ...(heldKey === undefined ? {} : { heldKey }),
       publishedHour: hourOf(post.publishedAt.getTime()),
     };
-    try {
-      await this.model.collection.insertOne(doc as unknown as Parameters<typeof this.model.collection.insertOne>[0]);
-      return true;
-    } catch (err) {
-      if (heldKey !== undefined && isDuplicateKeyError(err)) return false;
-      throw err;
-    }
+    const outcome = await this.inserts.push(doc);
+    if (outcome === 'inserted') return true;
+    if (outcome === 'duplicate' && heldKey !== undefined) return false;
+    throw outcome === 'duplicate' ? new Error(`published post ${id} exists already`) : outcome;
   }
 
   async findByHeldKey(heldKey: string): Promise<PublishedPost | null> {

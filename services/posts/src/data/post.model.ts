@@ -20,6 +20,11 @@ export interface PostDoc extends Omit<PostRecord, 'id' | 'profileNets'> {
    * DISPATCHED) finds the post in, or null (MinuteBuckets explains why buckets).
    */
   dispatchKey: string | null;
+  /**
+   * Set by writes that go out in one command with others (a batch answers only how many matched):
+   * when the batch does not match in full, this tells each write whether it was the one stored.
+   */
+  writeId?: string | null;
 }
 
 const mixed = { type: Schema.Types.Mixed };
@@ -47,6 +52,7 @@ const postSchema = new Schema<PostDoc>(
     plan: [mixed] as unknown as PlanEntry[],
     dispatch: { ...mixed, default: null },
     dispatchKey: { type: String, default: null },
+    writeId: { type: String },
     version: { type: Number, required: true },
     searchText: { type: String, default: '' },
     mediaLibIds: [String],
@@ -56,11 +62,15 @@ const postSchema = new Schema<PostDoc>(
   { versionKey: false, collection: 'posts', minimize: false },
 );
 // Every query starts with the workspace (an equality FerretDB pushes down), so other workspaces'
-// posts are never read; the default list also has `archived` as an equality.
-postSchema.index({ workspaceId: 1, archived: 1, sortAt: -1, _id: -1 });
-postSchema.index({ workspaceId: 1, sortAt: -1, _id: -1 });
-postSchema.index({ workspaceId: 1, stage: 1 });
+// posts are never read. The list is kept in memory (PostListIndex) and reads a workspace's posts
+// whole, so nothing sorts or filters posts on other fields in the database: one index on the
+// workspace serves every query. Each further index is paid on every write of a post (on FerretDB
+// with a GIN companion too), and publishing writes each post twice (claim, result).
+postSchema.index({ workspaceId: 1 });
 postSchema.index({ dispatchKey: 1 });
+
+/** Indexes of earlier releases that no query uses any more; dropped at start-up. */
+export const UNUSED_POST_INDEXES = ['workspaceId_1_archived_1_sortAt_-1__id_-1', 'workspaceId_1_sortAt_-1__id_-1', 'workspaceId_1_stage_1'];
 
 export const postModel = (conn: Connection) =>
   (conn.models['Post'] as Model<PostDoc> | undefined) ?? conn.model<PostDoc>('Post', postSchema);

@@ -1,3 +1,4 @@
+import { Batcher, type BatcherOptions } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord } from '../domain/posts/post.types';
@@ -6,7 +7,7 @@ import type { DueRevision, PublishingPosts } from '../domain/publishing/ports';
 import { GroupCommit } from './group-commit';
 import { newId } from './ids';
 import { MinuteBuckets } from './minute-buckets';
-import { postModel, type PostDoc } from './post.model';
+import { postModel, UNUSED_POST_INDEXES, type PostDoc } from './post.model';
 
 interface GenerationDoc {
   _id: string;
@@ -38,10 +39,25 @@ export interface PostRepositoryOptions {
   firstLookBackMs: number;
   /** Posts kept from this process's own publishing writes (see `modify`). */
   recentWrites?: number;
+  /** Publishing writes that arrive together go out in one command (claims, results, checks). */
+  batching?: BatcherOptions;
 }
 
+type Change = (post: PostRecord) => PostRecord | null;
+interface Modification {
+  workspaceId: string;
+  id: string;
+  change: Change;
+}
+interface Claim {
+  due: DueRevision;
+  checkAt: Date;
+}
+/** A write of a batch that may not have been stored: the caller goes on one by one. */
+const NOT_STORED = Symbol('not stored');
+
 function toRecord(d: PostDoc): PostRecord {
-  const { _id, profileNetList, archived: _a, sortAt: _s, searchText: _t, mediaLibIds: _m, dispatchKey: _k, ...rest } = d;
+  const { _id, profileNetList, archived: _a, sortAt: _s, searchText: _t, mediaLibIds: _m, dispatchKey: _k, writeId: _w, ...rest } = d;
   return {
     ...rest,
     id: _id,
@@ -69,6 +85,9 @@ export class PostRepository implements PostStore, PublishingPosts {
    * A stale entry only costs the compare-and-set that fails and the read that follows.
    */
   private readonly recent = new Map<string, PostRecord>();
+  /** The posts the last scan listed as waiting, as read: a claim of one is a compare-and-set on it. */
+  private listed = new Map<string, PostRecord>();
+  private readonly modifications: Batcher<Modification, PostRecord | null | typeof NOT_STORED>;
 
   constructor(
     conn: Connection,
@@ -78,6 +97,8 @@ export class PostRepository implements PostStore, PublishingPosts {
     this.generations = generationModel(conn);
     this.waiting = new MinuteBuckets(this.model, conn, 'W', opts.firstLookBackMs);
     this.dispatched = new MinuteBuckets(this.model, conn, 'D', opts.firstLookBackMs);
+    const batching = opts.batching ?? { maxBatch: 100, maxInFlight: 2 };
+    this.modifications = new Batcher((items) => this.modifyAll(items), batching);
   }
 
   private toDoc(r: PostRecord, now = new Date()): PostDoc {
@@ -99,6 +120,12 @@ export class PostRepository implements PostStore, PublishingPosts {
       mediaLibIds: [...mediaLibIds],
       dispatchKey: !d ? null : d.state === 'WAITING' ? this.waiting.keyFor(d.dueAt, now) : this.dispatched.keyFor(d.checkAt ?? now, now),
     };
+  }
+
+  /** Drops the indexes earlier releases made that no query uses (once; later starts find none). */
+  async dropUnusedIndexes(): Promise<void> {
+    const existing = new Set((await this.model.collection.indexes().catch(() => [])).map((i) => i.name));
+    for (const name of UNUSED_POST_INDEXES) if (existing.has(name)) await this.model.collection.dropIndex(name);
   }
 
   newId(): string {
@@ -135,9 +162,81 @@ export class PostRepository implements PostStore, PublishingPosts {
     return true;
   }
 
-  async modify(workspaceId: string, id: string, change: (post: PostRecord) => PostRecord | null): Promise<PostRecord | null> {
-    let post = this.recent.get(id);
-    if (post?.workspaceId !== workspaceId) post = undefined;
+  /**
+   * Publishing's writes (results, watchdog checks, hand-backs): those that arrive together are
+   * compare-and-sets in one command; one that loses (another write came first) is applied again,
+   * alone, to a fresh read.
+   */
+  async modify(workspaceId: string, id: string, change: Change): Promise<PostRecord | null> {
+    const batched = await this.modifications.push({ workspaceId, id, change });
+    return batched === NOT_STORED ? this.modifyOne(workspaceId, id, change, false) : batched;
+  }
+
+  private async modifyAll(items: Modification[]): Promise<(PostRecord | null | typeof NOT_STORED | Error)[]> {
+    const out: (PostRecord | null | typeof NOT_STORED | Error)[] = items.map(() => NOT_STORED);
+    const writes: { i: number; post: PostRecord; next: PostRecord }[] = [];
+    await Promise.all(
+      items.map(async (m, i) => {
+        try {
+          const post = this.recentOf(m.workspaceId, m.id) ?? (await this.get(m.workspaceId, m.id));
+          if (!post) return void (out[i] = null);
+          const next = m.change(post);
+          if (!next) return void (out[i] = post);
+          writes.push({ i, post, next });
+        } catch (err) {
+          out[i] = err as Error;
+        }
+      }),
+    );
+    const stored = await this.replaceAll(writes.map((w) => ({ expected: w.post, next: w.next })));
+    writes.forEach((w, k) => {
+      if (stored[k]) out[w.i] = w.next;
+    });
+    return out;
+  }
+
+  /**
+   * Compare-and-set replaces in one command. The command answers only how many matched: when all
+   * did, every write was stored; else each post is read and its writeId says whether this write is
+   * the one stored. (Only when the post was also written twice more in between does a stored write
+   * read as not stored; applying its change again then finds nothing to change.)
+   */
+  private async replaceAll(writes: { expected: PostRecord; next: PostRecord }[]): Promise<boolean[]> {
+    if (writes.length === 0) return [];
+    const ids = writes.map(() => newId());
+    const res = await this.model.bulkWrite(
+      writes.map((w, k) => ({
+        replaceOne: {
+          filter: { workspaceId: w.expected.workspaceId, _id: w.expected.id, version: w.expected.version },
+          replacement: { ...this.toDoc(w.next), writeId: ids[k] },
+        },
+      })),
+      { ordered: false, skipValidation: true },
+    );
+    const stored =
+      res.matchedCount === writes.length
+        ? writes.map(() => true)
+        : await Promise.all(
+            writes.map(
+              async (w, k) =>
+                (await this.model.findOne({ workspaceId: w.expected.workspaceId, _id: w.expected.id }, { writeId: 1 }).lean<PostDoc>())
+                  ?.writeId === ids[k],
+            ),
+          );
+    writes.forEach((w, k) => (stored[k] ? this.remember(w.next) : this.forget(w.next.id)));
+    await Promise.all(
+      [...new Set(writes.filter((_, k) => stored[k]).map((w) => w.next.workspaceId))].map((ws) => this.bumpListGeneration(ws)),
+    );
+    return stored;
+  }
+
+  private recentOf(workspaceId: string, id: string): PostRecord | undefined {
+    const post = this.recent.get(id);
+    return post?.workspaceId === workspaceId ? post : undefined;
+  }
+
+  private async modifyOne(workspaceId: string, id: string, change: Change, useRecent = true): Promise<PostRecord | null> {
+    let post = useRecent ? this.recentOf(workspaceId, id) : undefined;
     for (;;) {
       post ??= (await this.get(workspaceId, id)) ?? undefined;
       if (!post) return null;
@@ -156,10 +255,47 @@ export class PostRepository implements PostStore, PublishingPosts {
   // Publishing: the dispatcher's and the watchdog's queries (domain/publishing/ports.ts).
 
   async waitingUntil(horizon: Date, now: Date): Promise<DueRevision[]> {
-    const docs = await this.waiting.scan(horizon, now, { _id: 1, workspaceId: 1, revision: 1, dispatch: 1 });
-    return docs
-      .filter((d) => d.dispatch?.state === 'WAITING' && new Date(d.dispatch.dueAt).getTime() <= horizon.getTime())
-      .map((d) => ({ workspaceId: d.workspaceId, postId: d._id, revision: d.revision, dueAt: new Date(d.dispatch!.dueAt) }));
+    // Whole posts (FerretDB reads them whole anyway): a claim is then a compare-and-set on the
+    // version read here, and the claimed post is known without reading it again.
+    const docs = (await this.waiting.scan(horizon, now)).filter(
+      (d) => d.dispatch?.state === 'WAITING' && new Date(d.dispatch.dueAt).getTime() <= horizon.getTime(),
+    );
+    this.listed = new Map(docs.map((d) => [d._id, toRecord(d)]));
+    return docs.map((d) => ({ workspaceId: d.workspaceId, postId: d._id, revision: d.revision, dueAt: new Date(d.dispatch!.dueAt) }));
+  }
+
+  /**
+   * Claims of posts the last scan listed, together in one command: each a compare-and-set on the
+   * version listed (the claimed post is then that one, DISPATCHED). A post changed since it was
+   * listed, or not listed, is claimed alone as claimForDispatch does (conditional on its revision).
+   */
+  async claimManyForDispatch(due: DueRevision[], checkAt: Date): Promise<(PostRecord | null)[]> {
+    const out: (PostRecord | null | typeof NOT_STORED)[] = [];
+    const size = this.opts.batching?.maxBatch ?? 100;
+    for (let i = 0; i < due.length; i += size) out.push(...(await this.claimAll(due.slice(i, i + size).map((d) => ({ due: d, checkAt })))));
+    return Promise.all(out.map((r, i) => (r === NOT_STORED ? this.claimForDispatch(due[i]!, checkAt) : r)));
+  }
+
+  private async claimAll(claims: Claim[]): Promise<(PostRecord | null | typeof NOT_STORED)[]> {
+    const writes: { i: number; expected: PostRecord; next: PostRecord }[] = [];
+    claims.forEach(({ due, checkAt }, i) => {
+      const post = this.listed.get(due.postId);
+      if (post?.workspaceId !== due.workspaceId || post.revision !== due.revision || post.dispatch?.state !== 'WAITING') return;
+      if (post.stage !== 'SCHEDULED') return;
+      writes.push({
+        i,
+        expected: post,
+        next: { ...post, dispatch: { ...post.dispatch, state: 'DISPATCHED', checkAt }, version: post.version + 1 },
+      });
+    });
+    // Every change of a post is a new version: at the version listed it is still WAITING.
+    const stored = await this.replaceAll(writes);
+    const out: (PostRecord | null | typeof NOT_STORED)[] = claims.map(() => NOT_STORED);
+    writes.forEach((w, k) => {
+      this.listed.delete(w.expected.id);
+      if (stored[k]) out[w.i] = w.next;
+    });
+    return out;
   }
 
   async claimForDispatch(due: DueRevision, checkAt: Date): Promise<PostRecord | null> {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { isDuplicateKeyError, type Connection } from '@social/mongo';
+import { Batcher, insertEach, isDuplicateKeyError, type BatcherOptions, type Connection } from '@social/mongo';
 import type { AttemptStart, Ledger, LedgerEntry } from '../domain/ports';
 import { ledgerModel, networkPostClaimModel, type LedgerDoc } from './ledger.model';
+
+interface PublishedWrite {
+  key: string;
+  attemptId: string;
+  set: Pick<LedgerDoc, 'state' | 'networkPostId' | 'publishedAt' | 'error' | 'final' | 'retryAt' | 'updatedAt'>;
+}
 
 const toEntry = ({ _id, updatedAt: _u, ...rest }: LedgerDoc): LedgerEntry => ({ key: _id, ...rest });
 
@@ -36,10 +42,19 @@ function attemptFields(start: AttemptStart, attempts: number, now: Date) {
 export class LedgerRepository implements Ledger {
   private readonly model;
   private readonly claims;
+  /**
+   * The two writes every publish makes (the first attempt, and PUBLISHED) go through batchers:
+   * jobs that reach them together share one command (see Batcher).
+   */
+  private readonly inserts: Batcher<LedgerDoc, 'inserted' | 'duplicate'>;
+  private readonly publishes: Batcher<PublishedWrite, boolean>;
 
-  constructor(conn: Connection) {
+  constructor(conn: Connection, batching: BatcherOptions = { maxBatch: 100, maxInFlight: 4 }) {
     this.model = ledgerModel(conn);
     this.claims = networkPostClaimModel(conn);
+    // Straight to the driver: these writes are on the path of every publish.
+    this.inserts = new Batcher((docs) => insertEach(this.model.collection, docs), batching);
+    this.publishes = new Batcher((writes) => this.publishAll(writes), batching);
   }
 
   async get(key: string): Promise<LedgerEntry | null> {
@@ -56,16 +71,10 @@ export class LedgerRepository implements Ledger {
       net: start.net,
       ...attemptFields(start, start.state === 'CALLING' ? 1 : 0, new Date()),
     };
-    try {
-      // Straight to the driver: this write is on the path of every publish.
-      await this.model.collection.insertOne(doc as never);
-      return { created: true, entry: toEntry(doc) };
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-      const existing = await this.get(start.key);
-      if (!existing) throw err;
-      return { created: false, entry: existing };
-    }
+    if ((await this.inserts.push(doc)) === 'inserted') return { created: true, entry: toEntry(doc) };
+    const existing = await this.get(start.key);
+    if (!existing) throw new Error(`ledger entry ${start.key} exists but cannot be read`);
+    return { created: false, entry: existing };
   }
 
   async beginAgain(entry: LedgerEntry, start: AttemptStart): Promise<LedgerEntry | null> {
@@ -81,8 +90,24 @@ export class LedgerRepository implements Ledger {
     return d ? toEntry(d) : null;
   }
 
-  async published(key: string, networkPostId: string, publishedAt: Date): Promise<LedgerEntry> {
-    const set = { state: 'PUBLISHED', networkPostId, publishedAt, error: null, final: true, retryAt: null, updatedAt: new Date() };
+  async published(key: string, networkPostId: string, publishedAt: Date, known?: LedgerEntry): Promise<LedgerEntry> {
+    const set = {
+      state: 'PUBLISHED' as const,
+      networkPostId,
+      publishedAt,
+      error: null,
+      final: true,
+      retryAt: null,
+      updatedAt: new Date(),
+    };
+    // The common case: the attempt this job recorded is still the latest, so the entry after the
+    // write is known without reading it (a batched compare-and-set on the attempt).
+    if (known && known.key === key && known.state !== 'PUBLISHED') {
+      if (await this.publishes.push({ key, attemptId: known.attemptId, set })) {
+        const { updatedAt: _u, ...fields } = set;
+        return { ...known, ...fields };
+      }
+    }
     for (const from of ['CALLING', 'NOT_PUBLISHED'] as const) {
       const d = await this.model.findOneAndUpdate({ _id: key, state: from }, { $set: set }, { new: true }).lean<LedgerDoc>();
       if (d) return toEntry(d);
@@ -90,6 +115,22 @@ export class LedgerRepository implements Ledger {
     const now = await this.get(key);
     if (!now) throw new Error(`ledger entry ${key} vanished`);
     return now;
+  }
+
+  /**
+   * Compare-and-sets of PUBLISHED on the attempts the jobs recorded, in one command. The command
+   * answers only how many matched: when all did, each one did; otherwise none is trusted and each
+   * job takes the path that reads the entry (writing PUBLISHED twice changes nothing).
+   */
+  private async publishAll(writes: PublishedWrite[]): Promise<boolean[]> {
+    const res = await this.model.collection.bulkWrite(
+      writes.map((w) => ({
+        updateOne: { filter: { _id: w.key as never, attemptId: w.attemptId, state: { $ne: 'PUBLISHED' } }, update: { $set: w.set } },
+      })),
+      { ordered: false },
+    );
+    const all = res.matchedCount === writes.length;
+    return writes.map(() => all);
   }
 
   async notPublished(

@@ -107,8 +107,11 @@ export interface Ledger {
    * without one. Else null.
    */
   beginAgain(entry: LedgerEntry, start: AttemptStart): Promise<LedgerEntry | null>;
-  /** The network holds the post: wins over any state but PUBLISHED. Returns the entry after. */
-  published(key: string, networkPostId: string, publishedAt: Date): Promise<LedgerEntry>;
+  /**
+   * The network holds the post: wins over any state but PUBLISHED. Returns the entry after.
+   * `known`, the entry as this job last wrote it, spares the read back when it is still the latest.
+   */
+  published(key: string, networkPostId: string, publishedAt: Date, known?: LedgerEntry): Promise<LedgerEntry>;
   /** The latest attempt created nothing; only if `entry` is still the latest, else null. */
   notPublished(entry: LedgerEntry, outcome: { error: JobError; final: boolean; retryAt: Date | null }): Promise<LedgerEntry | null>;
   /** Notes why a CALLING attempt is not settled yet (shown to the user). */

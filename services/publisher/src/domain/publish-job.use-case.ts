@@ -166,7 +166,7 @@ export class PublishJob {
     }
     try {
       const result = await this.d.network.publish({ ...creds, idempotencyKey: entry.key, post });
-      return await this.published(job, result.networkPostId, result.publishedAt, meta);
+      return await this.published(job, result.networkPostId, result.publishedAt, meta, entry);
     } catch (err) {
       return this.afterCall(job, entry, creds, err, meta);
     }
@@ -270,8 +270,14 @@ export class PublishJob {
     return after ? this.report(job, after, meta) : this.retryFromLedger(job, meta);
   }
 
-  private async published(job: PublishRequested, networkPostId: string, publishedAt: string, meta: JobMeta): Promise<void> {
-    return this.report(job, await this.d.ledger.published(publishKey(job), networkPostId, new Date(publishedAt)), meta);
+  private async published(
+    job: PublishRequested,
+    networkPostId: string,
+    publishedAt: string,
+    meta: JobMeta,
+    known?: LedgerEntry,
+  ): Promise<void> {
+    return this.report(job, await this.d.ledger.published(publishKey(job), networkPostId, new Date(publishedAt), known), meta);
   }
 
   /** A first entry that is already settled without any network call (too late, failed job). */

@@ -18,6 +18,8 @@ export interface DispatcherOptions {
   lookAheadMs: number;
   /** Revisions claimed and sent at once. */
   concurrency: number;
+  /** Revisions due together that are claimed in one database command. */
+  batchSize: number;
   /** When the watchdog first looks at a dispatched revision. */
   watchdogTimeoutMs: number;
 }
@@ -78,17 +80,25 @@ export class Dispatcher {
     const now = this.now();
     const due = await this.posts.waitingUntil(new Date(now.getTime() + this.opts.lookAheadMs), now);
     due.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
+    // Revisions due by now go in batches (one claim command each), up to `concurrency` in hand.
     let next = 0;
-    const worker = async () => {
-      while (next < due.length && !this.stopped) {
-        const d = due[next++]!;
-        if (!(await this.untilDue(d.dueAt))) return;
-        await this.claimAndSend(d).catch(
-          (err) => void log.warn('dispatch failed; the next tick tries again', { postId: d.postId, ...errorFields(err) }),
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency, due.length) }, worker));
+    let inHand = 0;
+    const running = new Set<Promise<void>>();
+    while (next < due.length && !this.stopped) {
+      if (!(await this.untilDue(due[next]!.dueAt))) break;
+      while (inHand >= this.opts.concurrency) await Promise.race(running);
+      const now = this.now().getTime();
+      const batch: DueRevision[] = [];
+      const room = Math.min(this.opts.batchSize, this.opts.concurrency - inHand);
+      while (next < due.length && batch.length < room && due[next]!.dueAt.getTime() <= now) batch.push(due[next++]!);
+      inHand += batch.length;
+      const run: Promise<void> = this.claimAndSendMany(batch).finally(() => {
+        inHand -= batch.length;
+        running.delete(run);
+      });
+      running.add(run);
+    }
+    await Promise.all(running);
   }
 
   /** Waits for a due time; false when the dispatcher stopped meanwhile. */
@@ -105,10 +115,36 @@ export class Dispatcher {
     return true;
   }
 
+  /** Claims a batch of due revisions together, then sends the jobs of each claimed one. */
+  private async claimAndSendMany(due: DueRevision[]): Promise<void> {
+    const checkAt = new Date(this.now().getTime() + this.opts.watchdogTimeoutMs);
+    let posts: (PostRecord | null)[];
+    try {
+      posts = await this.posts.claimManyForDispatch(due, checkAt);
+    } catch (err) {
+      log.warn('dispatch failed; the next tick tries again', { posts: due.length, ...errorFields(err) });
+      return;
+    }
+    await Promise.all(
+      posts.map((post) =>
+        post
+          ? this.send(post).catch(
+              (err) => void log.warn('dispatch failed; the watchdog will settle it', { postId: post.id, ...errorFields(err) }),
+            )
+          : undefined,
+      ),
+    );
+  }
+
   private async claimAndSend(due: DueRevision): Promise<void> {
     const now = this.now();
     const post = await this.posts.claimForDispatch(due, new Date(now.getTime() + this.opts.watchdogTimeoutMs));
     if (!post) return; // changed since it was listed, or another replica has it
+    await this.send(post);
+  }
+
+  /** Sends the jobs of a claimed revision; hands it back when they cannot be sent. */
+  private async send(post: PostRecord): Promise<void> {
     const attributes = { 'post.id': post.id, 'post.revision': post.revision };
     await inPlanContext({ workspaceId: post.workspaceId, ...planOrigin(post) }, 'posts dispatch', attributes, async () => {
       const pending = post.plan.filter((e) => e.status === 'PENDING' && e.revision === post.revision);

@@ -21,6 +21,8 @@ export interface PublishingPosts {
    * changed since it was listed (a new revision, unscheduled, deleted) or another replica claimed it.
    */
   claimForDispatch(due: DueRevision, checkAt: Date): Promise<PostRecord | null>;
+  /** claimForDispatch of each (listed by the last `waitingUntil`), as few database commands as may be. */
+  claimManyForDispatch(due: DueRevision[], checkAt: Date): Promise<(PostRecord | null)[]>;
   /** DISPATCHED posts whose watchdog check is due, however old. */
   dueForCheck(now: Date): Promise<PostRecord[]>;
   /**

@@ -34,6 +34,7 @@ const post = (requestId: string | null, state: 'WAITING' | 'DISPATCHED' = 'DISPA
 const postsOf = (p: PostRecord): PublishingPosts => ({
   waitingUntil: async () => [{ workspaceId: p.workspaceId, postId: p.id, revision: p.revision, dueAt }],
   claimForDispatch: async () => p,
+  claimManyForDispatch: async (due) => due.map(() => p),
   dueForCheck: async () => [p],
   modify: async () => p,
 });
@@ -52,7 +53,7 @@ function recordingQueue() {
   return { queue, seen };
 }
 
-const dispatcherOpts = { tickMs: 1000, lookAheadMs: 2000, concurrency: 2, watchdogTimeoutMs: 60000 };
+const dispatcherOpts = { tickMs: 1000, lookAheadMs: 2000, concurrency: 2, batchSize: 2, watchdogTimeoutMs: 60000 };
 const traced = { requestId: 'req-schedule-1', correlationId: 'req-schedule-1', workspaceId: 'w1' };
 
 describe('publish jobs carry the id of the request that planned them', () => {
