@@ -61,6 +61,20 @@ export class Batcher<I, O> {
   }
 }
 
+export interface WriteError {
+  index: number;
+  code?: number;
+  errmsg?: string;
+}
+
+/** The failed documents of a bulk write, by their index in it; null when `err` is no bulk write error. */
+export function writeErrorsOf(err: unknown): Map<number, WriteError> | null {
+  // The driver gives one write error or a list of them.
+  const raw = (err as { writeErrors?: WriteError | WriteError[] } | null)?.writeErrors;
+  if (raw === undefined || raw === null) return null;
+  return new Map((Array.isArray(raw) ? raw : [raw]).map((w) => [w.index, w]));
+}
+
 /** What became of each document of an unordered insertMany. */
 export type InsertOutcome = 'inserted' | 'duplicate' | Error;
 
@@ -79,9 +93,9 @@ export async function insertEach(collection: InsertTarget, docs: object[]): Prom
   try {
     await collection.insertMany(docs as never[], { ordered: false });
   } catch (err) {
-    const writeErrors = (err as { writeErrors?: { index: number; code?: number; errmsg?: string }[] }).writeErrors;
-    if (!Array.isArray(writeErrors) || writeErrors.length === 0) throw err;
-    for (const e of writeErrors) {
+    const writeErrors = writeErrorsOf(err);
+    if (!writeErrors || writeErrors.size === 0) throw err;
+    for (const e of writeErrors.values()) {
       out[e.index] = e.code === 11000 ? 'duplicate' : new Error(e.errmsg ?? `insert failed (code ${e.code})`);
     }
   }

@@ -83,4 +83,4 @@ export { MongoProcessedEventStore } from './processed-event.store';
 
 export { mongoose };
 export type { Connection };
-export { Batcher, insertEach, type BatcherOptions, type InsertOutcome } from './batcher';
+export { Batcher, insertEach, writeErrorsOf, type BatcherOptions, type InsertOutcome, type WriteError } from './batcher';

@@ -1,6 +1,5 @@
-import { isDuplicateKeyError, type Connection, type mongoose } from '@social/mongo';
+import { Batcher, insertEach, writeErrorsOf, type Connection, type mongoose } from '@social/mongo';
 import type { Deliveries, Delivery } from '../domain/ports';
-import { Batcher } from './batcher';
 import { deliveryModel, type DeliveryDoc } from './delivery.model';
 
 const toDelivery = ({ _id, ...rest }: DeliveryDoc): Delivery => ({ id: _id, ...rest });
@@ -10,15 +9,7 @@ type SettleFields = Partial<Pick<DeliveryDoc, 'state' | 'lastStatusCode' | 'last
 /** Deliveries this process stored and has not yet seen attempted, kept to spare a read. */
 const MAX_RECENT = 20_000;
 /** Inserts and settles per database call, and such calls in flight (of the 20 connections). */
-const BATCH = { maxBatch: 100, maxConcurrent: 4 };
-
-/** The write errors of a bulk write (the driver gives one or a list), by index. */
-function writeErrorsOf(err: unknown): Map<number, { code?: number; errmsg?: string }> | null {
-  const raw = (err as { writeErrors?: unknown } | null)?.writeErrors;
-  if (raw === undefined || raw === null) return null;
-  const list = (Array.isArray(raw) ? raw : [raw]) as { index: number; code?: number; errmsg?: string }[];
-  return new Map(list.map((w) => [w.index, w]));
-}
+const BATCH = { maxBatch: 100, maxInFlight: 4 };
 
 /**
  * Fan-out inserts and the settling of attempts are batched (one `insert` / `update` command for
@@ -44,31 +35,25 @@ export class DeliveryRepository implements Deliveries {
   }
 
   async insertOnce(d: Delivery): Promise<Delivery> {
-    const stored = await this.inserts.add(d);
+    const stored = await this.inserts.push(d);
     if (stored.state === 'PENDING' && stored.attempts === 0) this.remember(stored);
     return stored;
   }
 
   private async insertBatch(ds: Delivery[]): Promise<(Delivery | Error)[]> {
-    try {
-      await this.collection.insertMany(
-        ds.map(({ id, ...rest }) => ({ _id: id, ...rest })),
-        { ordered: false },
-      );
-      return ds;
-    } catch (err) {
-      const failed = writeErrorsOf(err);
-      if (!failed) throw err;
-      // A duplicate is a copy of an event fanned out before: the stored delivery is the answer.
-      return Promise.all(
-        ds.map(async (d, i) => {
-          const w = failed.get(i);
-          if (!w) return d;
-          const existing = isDuplicateKeyError(w) ? await this.findById(d.id) : null;
-          return existing ?? new Error(`delivery ${d.id} not stored: ${w.errmsg ?? `code ${w.code}`}`);
-        }),
-      );
-    }
+    const outcomes = await insertEach(
+      this.collection,
+      ds.map(({ id, ...rest }) => ({ _id: id, ...rest })),
+    );
+    // A duplicate is a copy of an event fanned out before: the stored delivery is the answer.
+    return Promise.all(
+      ds.map(async (d, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome === 'inserted') return d;
+        if (outcome instanceof Error) return new Error(`delivery ${d.id} not stored: ${outcome.message}`);
+        return (await this.findById(d.id)) ?? new Error(`delivery ${d.id} not stored: its id is taken, yet no delivery has it`);
+      }),
+    );
   }
 
   private remember(d: Delivery): void {
@@ -126,7 +111,7 @@ export class DeliveryRepository implements Deliveries {
 
   async settle(id: string, attempt: number, set: SettleFields, now: Date): Promise<void> {
     this.recent.delete(id);
-    await this.settles.add({ id, attempt, set, now });
+    await this.settles.push({ id, attempt, set, now });
   }
 
   private async settleBatch(ss: { id: string; attempt: number; set: SettleFields; now: Date }[]): Promise<(undefined | Error)[]> {
