@@ -33,8 +33,13 @@ const meta = { contentType: 'video/mp4', mediaId: 'm1' };
 describe(`FileStore (${process.env['MEDIA_STORE'] ?? 'fs'})`, () => {
   const file = randomBytes(9 * MiB + 12345); // more than one multipart part on s3
 
-  it('stores a stream and reads it back whole and by ranges; stat and delete', async () => {
-    const stored = await store.write(Readable.from([file.subarray(0, 3 * MiB), file.subarray(3 * MiB)]), meta);
+  // A declared size (a Content-Length) lets the s3 store stream the file in one PutObject; without
+  // one it goes in multipart parts.
+  it.each([
+    ['of unknown size', undefined],
+    ['of declared size', file.length],
+  ])('stores a stream %s and reads it back whole and by ranges; stat and delete', async (_, size) => {
+    const stored = await store.write(Readable.from([file.subarray(0, 3 * MiB), file.subarray(3 * MiB)]), { ...meta, size });
     expect(stored).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), size: file.length, contentType: 'video/mp4' });
     expect((await collect(store.read(stored.id))).equals(file)).toBe(true);
     expect((await collect(store.read(stored.id, { start: 0, end: 63 }))).equals(file.subarray(0, 64))).toBe(true);
@@ -49,23 +54,40 @@ describe(`FileStore (${process.env['MEDIA_STORE'] ?? 'fs'})`, () => {
     await expect(collect(store.read(stored.id))).rejects.toThrow(/not found|ENOENT|NoSuchKey/i);
   });
 
-  it('stores an empty file', async () => {
-    const stored = await store.write(Readable.from([]), meta);
+  it.each([
+    ['of unknown size', undefined],
+    ['of declared size', 0],
+  ])('stores an empty file %s', async (_, size) => {
+    const stored = await store.write(Readable.from([]), { ...meta, size });
     expect(stored.size).toBe(0);
     expect(await store.stat(stored.id)).toMatchObject({ size: 0 });
     await store.delete(stored.id);
   });
 
-  it('leaves nothing visible when the source fails half-way, and nothing behind', async () => {
+  it.each([
+    ['of unknown size', undefined],
+    ['of declared size', 12 * MiB],
+  ])('leaves nothing visible when the source %s fails half-way, and nothing behind', async (_, size) => {
     const before = await t.files();
     const source = new PassThrough();
-    const writing = store.write(source, meta);
+    const writing = store.write(source, { ...meta, size });
     source.write(randomBytes(6 * MiB));
     await new Promise((r) => setTimeout(r, 300));
     // Half-way: the file is not visible yet.
     expect(await t.files()).toEqual(before);
     source.destroy(new Error('client hung up'));
     await expect(writing).rejects.toThrow('client hung up');
+    expect(await t.files()).toEqual(before);
+    if (t.kind === 'fs') expect(await readdir(join(t.location, '.incoming'))).toEqual([]);
+  });
+
+  it.each([
+    ['ends before', { sent: 2 * MiB, declared: 2 * MiB + 1 }, 'the file ended after 2097152 of 2097153 bytes'],
+    ['goes beyond', { sent: 2 * MiB + 1, declared: 2 * MiB }, 'the file is longer than the 2097152 bytes declared'],
+  ])('fails a write whose source %s the declared size, and keeps nothing of it', async (_, { sent, declared }, message) => {
+    const before = await t.files();
+    const source = Readable.from([randomBytes(MiB), randomBytes(sent - MiB)]);
+    await expect(store.write(source, { ...meta, size: declared })).rejects.toThrow(message);
     expect(await t.files()).toEqual(before);
     if (t.kind === 'fs') expect(await readdir(join(t.location, '.incoming'))).toEqual([]);
   });

@@ -99,6 +99,8 @@ async function importFile(deps: ProcessingDeps, media: MediaRecord): Promise<Med
       stored = await deps.store.write(limited(body.stream, limit), {
         contentType: body.contentType ?? 'application/octet-stream',
         mediaId: media._id,
+        // Known from the Content-Length (usually sent): the store can stream it on in one request.
+        size: body.contentLength,
       });
     } finally {
       body.done();
