@@ -1,12 +1,16 @@
 import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
   type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -30,21 +34,23 @@ export interface S3StoreOptions {
   forcePathStyle: boolean;
 }
 
-/** S3 takes up to 5 GiB in one PUT; a file of known size up to that is streamed in one request. */
-const MAX_SINGLE_PUT = 5 * 1024 * 1024 * 1024;
 /**
- * A file of unknown size (a chunked upload or import) goes in multipart parts, which lib-storage
- * collects and copies into one buffer each: 5 MiB (the smallest part S3 takes), one in flight, keeps
- * about 16 MB alive. 8 MiB parts, two in flight, kept up to 34 MB alive, and parts that outlived a
- * young-generation collection stayed as old garbage: the worker grew by 63-109 MB for 200 MB.
+ * A file of unknown size (a chunked upload or import), or of at most one part, goes through
+ * lib-storage, which collects each part from the stream's chunks and copies it into one buffer
+ * before sending it: 5 MiB parts (the smallest S3 takes), one in flight, keep about 16 MB alive.
+ * 8 MiB parts, two in flight, kept up to 34 MB alive, and parts that outlived a young-generation
+ * collection stayed as old garbage: the worker grew by 41-109 MB for a 200 MB import.
  */
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 1;
+/** The largest part S3 takes: a file of known size up to this is streamed as one part. */
+const MAX_PART_SIZE = 5 * 1024 * 1024 * 1024;
 
 const log = createLogger('media:s3');
 /**
  * The SDK's own lines: without a logger it prints to the console, for instance a warning for every
- * streamed PUT that failed (a client that hung up, a file over the limit), which the caller reports.
+ * streamed request that failed (a client that hung up, a file over the limit), which the caller
+ * reports.
  */
 const sdkLogger = {
   trace: () => undefined,
@@ -61,8 +67,9 @@ const isNotFound = (err: unknown) => {
 
 /**
  * Files as objects of one bucket (key = the file id) in an S3-compatible store. A write of known
- * size is one streamed PutObject, one of unknown size lib-storage's multipart upload (a failed one
- * is aborted, so no parts stay behind); reads are ranged GETs streamed to the caller.
+ * size is streamed as the one part of a multipart upload, other writes go through lib-storage's
+ * multipart upload (a failed upload is aborted, so no parts stay behind); reads are ranged GETs
+ * streamed to the caller.
  * `presignPut`/`presignGet` let clients move the bytes to and from the store directly
  * (DirectTransfer), so they need not pass through our services.
  */
@@ -98,7 +105,7 @@ export class S3FileStore implements FileStore, DirectTransfer {
     source.pipe(body);
     const params = { Bucket: this.opts.bucket, Key: id, ContentType: meta.contentType, Metadata: { 'media-id': meta.mediaId } };
     try {
-      if (meta.size !== undefined && meta.size <= MAX_SINGLE_PUT) await this.putStreamed(params, body, meta.size);
+      if (meta.size !== undefined && meta.size > PART_SIZE && meta.size <= MAX_PART_SIZE) await this.putAsOnePart(params, body, meta.size);
       else await this.putInParts(params, body);
     } catch (err) {
       // Unpiped from the source, which stays the caller's (an upload still gets its answer); and an
@@ -111,18 +118,36 @@ export class S3FileStore implements FileStore, DirectTransfer {
   }
 
   /**
-   * One PutObject whose body is the source itself, piped into the request: no part is buffered, so
-   * the process holds only the stream's own few chunks whatever the file size. A source that fails
-   * aborts the request (piped, it would leave the PUT waiting for the rest), and the store keeps
-   * nothing of a PUT that did not send its whole Content-Length.
+   * The source as the only part of a multipart upload, piped into the UploadPart request: no part
+   * is buffered, so the process holds only the stream's own few chunks whatever the file size. A
+   * source that fails aborts the request (piped, it would leave the store waiting for the rest) and
+   * the upload. Not one PutObject: a store may keep a PUT whose body ended short as a shorter
+   * object, after our delete (versitygw 1.8.0 does, its issue 2414); an upload that is never
+   * completed leaves no object, and the sweep aborts what a killed process left.
    */
-  private async putStreamed(params: PutObjectCommandInput, body: ByteCount, size: number): Promise<void> {
+  private async putAsOnePart(params: PutObjectCommandInput, body: ByteCount, size: number): Promise<void> {
     const abort = new AbortController();
     const onError = (err: Error) => abort.abort(err);
     body.once('error', onError);
+    const target = { Bucket: params.Bucket, Key: params.Key };
+    let uploadId: string | undefined;
     try {
-      await this.client.send(new PutObjectCommand({ ...params, Body: body, ContentLength: size }), { abortSignal: abort.signal });
+      ({ UploadId: uploadId } = await this.client.send(new CreateMultipartUploadCommand(params), { abortSignal: abort.signal }));
+      const part = await this.client.send(
+        new UploadPartCommand({ ...target, UploadId: uploadId, PartNumber: 1, Body: body, ContentLength: size }),
+        { abortSignal: abort.signal },
+      );
+      // Every byte passed the count (the stream ended, not only the request).
+      await finished(body);
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          ...target,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+        }),
+      );
     } catch (err) {
+      if (uploadId) await this.client.send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId })).catch(() => undefined);
       throw abort.signal.aborted ? abort.signal.reason : err;
     } finally {
       body.off('error', onError);
