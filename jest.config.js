@@ -52,5 +52,15 @@ module.exports = {
       globalSetup: '<rootDir>/scripts/jest-global-setup.js',
       globalTeardown: '<rootDir>/scripts/jest-global-teardown.js',
     },
+    {
+      ...common,
+      displayName: 'e2e-s3',
+      // The memory proof of issue 15 once more, on the S3-compatible store (as integration-s3 does).
+      testMatch: ['<rootDir>/e2e/media-memory.e2e.test.ts'],
+      setupFiles: [...common.setupFiles, '<rootDir>/scripts/jest-media-s3.js'],
+      setupFilesAfterEnv: ['<rootDir>/scripts/jest-contract-setup.ts'],
+      globalSetup: '<rootDir>/scripts/jest-global-setup.js',
+      globalTeardown: '<rootDir>/scripts/jest-global-teardown.js',
+    },
   ],
 };

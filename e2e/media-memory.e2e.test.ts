@@ -2,33 +2,43 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { idleRss, PeakRss, TestSystem, toMB } from '@social/testkit';
 import { apiClient, viaGateway as signedViaGateway } from './support/api';
 import { mp4, startTlsServer, type TlsServer } from '../services/media/test/fixtures';
+import { STORE, testStore, type TestStore } from '../services/media/test/store-env';
 
-// Files are streamed, never held whole: a 128 MiB video goes through the signed upload, the worker,
-// an import by URL and a signed download, and neither the media service nor the worker may grow by
-// half the file size. Holding the file whole grows a process by at least the file size (before the
-// GridFS reads were batched, the worker grew by about 1.8 times the file). The bound is loose on
-// purpose: garbage collection alone lets a process grow by a few tens of MB, whatever the file size.
+// Files are streamed, never held whole: a 200 MB video (the import limit, IMPORT_MAX_VIDEO_BYTES,
+// counted in MiB) goes through the signed upload, the worker, an import by URL and a signed
+// download, and neither the media service nor the worker may grow by 50 MB of RSS (issue 15). Jest
+// runs this file on each store: project "e2e" on the filesystem, "e2e-s3" on versitygw. Holding the
+// file grows a process by its size; buffering the s3 import in 8 MiB multipart parts grew the worker
+// by 41-109 MB. Streaming itself costs about 35 MB, whatever the file size: socket and file chunks
+// V8 has not collected yet (it scavenges once about 32 MB of young ArrayBuffers are outstanding).
 const MiB = 1024 * 1024;
-const SIZE = 128 * MiB;
-const BOUND_MB = toMB(SIZE / 2);
+const SIZE = 200 * MiB;
+const BOUND_MB = 50;
 
 let dir: string;
 let bigFile: string;
 let small: Buffer;
 let tls: TlsServer;
+let store: TestStore;
 let system: TestSystem;
 let pids: Record<string, number>;
 let creds: { apiId: string; apiKey: string };
+const seen: string[] = [];
 
-/** A real MP4 padded with a `free` box to exactly `size` bytes: still a valid MP4, and every byte is stored and probed. */
-function padded(video: Buffer, size: number): Buffer {
+/**
+ * A real MP4 followed by a `free` box up to exactly `size` bytes: still a valid MP4, and every
+ * byte is stored. The box is a hole in a sparse file, so making it costs no disk writes.
+ */
+async function writePadded(file: string, video: Buffer, size: number): Promise<void> {
   const header = Buffer.alloc(8);
   header.writeUInt32BE(size - video.length, 0);
   header.write('free', 4, 'latin1');
-  return Buffer.concat([video, header, Buffer.alloc(size - video.length - 8, 0x20)]);
+  await fs.promises.writeFile(file, Buffer.concat([video, header]));
+  await fs.promises.truncate(file, size);
 }
 
 const api = () => apiClient(system, creds);
@@ -41,11 +51,16 @@ async function settled(mediaId: string) {
   }
   throw new Error(`media ${mediaId} still PROCESSING`);
 }
-async function upload(file: Buffer) {
+async function upload(file: string) {
   const { id, uploadUrl } = (await api().POST('/media', { body: { name: 'v.mp4', destinationType: 'POST_MEDIA' } })).data!;
-  // The signed storage address is raw HTTP: it carries its own signature, not the API keys.
-  const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'video/mp4' }, body: file });
-  expect(put.status).toBe(201);
+  // The signed storage address is raw HTTP: it carries its own signature, not the API keys. A Blob
+  // (read from the file as it is sent), so fetch follows the store's 307 on s3 with the same body.
+  const put = await fetch(viaGateway(uploadUrl), {
+    method: 'PUT',
+    headers: { 'content-type': 'video/mp4' },
+    body: await fs.openAsBlob(file),
+  });
+  expect(put.status).toBe(STORE === 's3' ? 200 : 201);
   expect((await api().PATCH('/media/{mediaId}', { params: { path: { mediaId: id } } })).response.status).toBe(200);
   return settled(id);
 }
@@ -54,9 +69,18 @@ async function importUrl(fileUrl: string) {
   expect(res.response.status).toBe(201);
   return settled(res.data!.id);
 }
+async function sha256(stream: AsyncIterable<Uint8Array>): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
 
 /** Runs `fn` and returns its result with how far each process's RSS rose above its idle level just before. */
-async function growthDuring<T>(fn: () => Promise<T>): Promise<{ result: T; growthMB: Record<string, number> }> {
+async function growthDuring<T>(flow: string, fn: () => Promise<T>): Promise<{ result: T; growthMB: Record<string, number> }> {
   const baseline = await idleRss(pids, 10, 100);
   const watch = PeakRss.start(pids);
   let peak: Record<string, number>;
@@ -66,27 +90,30 @@ async function growthDuring<T>(fn: () => Promise<T>): Promise<{ result: T; growt
   } finally {
     peak = watch.stop();
   }
-  return { result, growthMB: Object.fromEntries(Object.keys(pids).map((k) => [k, toMB(peak[k]! - baseline[k]!)])) };
+  const growthMB = Object.fromEntries(Object.keys(pids).map((k) => [k, toMB(peak[k]! - baseline[k]!)]));
+  seen.push(`${flow}: media ${growthMB['media']} MB, media-worker ${growthMB['media-worker']} MB`);
+  return { result, growthMB };
 }
 
 const describeOnLinux = process.platform === 'linux' ? describe : describe.skip;
 
-describeOnLinux('memory of the media service and worker with a 128 MiB video', () => {
+describeOnLinux(`memory of the media service and worker with a 200 MB video (${STORE} store)`, () => {
   beforeAll(async () => {
     dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'e2e-media-memory-'));
     small = await mp4(1280, 720, 2, 30);
     bigFile = path.join(dir, 'big.mp4');
-    await fs.promises.writeFile(bigFile, padded(small, SIZE));
+    await writePadded(bigFile, small, SIZE);
     tls = await startTlsServer((req, res) => {
       const file = req.url === '/small.mp4' ? null : bigFile;
       res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': file ? SIZE : small.length });
-      if (file) fs.createReadStream(file).pipe(res);
+      if (file) void pipeline(fs.createReadStream(file), res).catch(() => undefined);
       else res.end(small);
     });
     const caFile = path.join(dir, 'ca.pem');
     await fs.promises.writeFile(caFile, tls.ca);
+    store = await testStore();
     // The test's own HTTPS server is on loopback: exactly that address is exempt from the import rules.
-    system = await TestSystem.start({ IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile }, [
+    system = await TestSystem.start({ ...store.env, IMPORT_ALLOW_CIDRS: '127.0.0.1/32', NODE_EXTRA_CA_CERTS: caFile }, [
       'media',
       'media-worker',
       'gateway',
@@ -94,22 +121,25 @@ describeOnLinux('memory of the media service and worker with a 128 MiB video', (
     pids = { media: system.pid('media')!, 'media-worker': system.pid('media-worker')! };
     creds = await system.admin(['workspace', 'create', '--name', 'memory', '--json']);
     // Warm-up with a small video, so the idle levels include loaded decoders, pools and compiled code.
-    expect((await upload(small)).status).toBe('SUCCESS');
+    const smallFile = path.join(dir, 'small.mp4');
+    await fs.promises.writeFile(smallFile, small);
+    expect((await upload(smallFile)).status).toBe('SUCCESS');
     expect((await importUrl(tls.url('127.0.0.1', '/small.mp4'))).status).toBe('SUCCESS');
   }, 180000);
 
   afterAll(async () => {
+    // One line per run, so the margin under the bound can be followed across CI runs.
+    if (seen.length > 0) process.stdout.write(`media-memory (${STORE}, RSS growth): ${seen.join('; ')}\n`);
     await system?.destroy();
+    await store?.cleanup();
     await tls?.close();
     if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
   }, 60000);
 
   let uploaded: { path: string | null };
 
-  it('stores and processes an uploaded 128 MiB video with the service and the worker each growing by less than half of it', async () => {
-    const file = await fs.promises.readFile(bigFile);
-
-    const { result: media, growthMB } = await growthDuring(() => upload(file));
+  it('stores and processes an uploaded 200 MB video with the service and the worker each growing by less than 50 MB', async () => {
+    const { result: media, growthMB } = await growthDuring('upload', () => upload(bigFile));
     uploaded = media;
 
     expect(media).toMatchObject({ status: 'SUCCESS', type: 'video/mp4', specs: { width: 1280, height: 720, fileSizeBytes: SIZE } });
@@ -117,32 +147,26 @@ describeOnLinux('memory of the media service and worker with a 128 MiB video', (
     expect(growthMB['media-worker']).toBeLessThan(BOUND_MB);
   }, 180000);
 
-  it('imports a 128 MiB video by URL with the worker growing by less than half of it', async () => {
-    const { result: media, growthMB } = await growthDuring(() => importUrl(tls.url('127.0.0.1', '/big.mp4')));
+  it('imports a 200 MB video by URL with the worker and the service each growing by less than 50 MB', async () => {
+    const { result: media, growthMB } = await growthDuring('import', () => importUrl(tls.url('127.0.0.1', '/big.mp4')));
 
     expect(media).toMatchObject({ status: 'SUCCESS', type: 'video/mp4', specs: { width: 1280, height: 720, fileSizeBytes: SIZE } });
     expect(growthMB['media-worker']).toBeLessThan(BOUND_MB);
     expect(growthMB['media']).toBeLessThan(BOUND_MB);
   }, 180000);
 
-  it('serves the 128 MiB file at its signed address byte for byte with the service growing by less than half of it', async () => {
+  it('serves the 200 MB file at its signed address byte for byte with the service and the worker each growing by less than 50 MB', async () => {
     expect(uploaded?.path).toBeDefined();
-    const expected = createHash('sha256')
-      .update(await fs.promises.readFile(bigFile))
-      .digest('hex');
+    const expected = await sha256(fs.createReadStream(bigFile));
 
-    const { result: got, growthMB } = await growthDuring(async () => {
+    const { result: got, growthMB } = await growthDuring('download', async () => {
+      // On s3 the address answers 307 to a presigned GET of the store; fetch follows it.
       const res = await fetch(viaGateway(uploaded.path!));
-      const hash = createHash('sha256');
-      let bytes = 0;
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        hash.update(chunk);
-        bytes += chunk.length;
-      }
-      return { status: res.status, bytes, sha256: hash.digest('hex') };
+      return { status: res.status, ...(await sha256(res.body as unknown as AsyncIterable<Uint8Array>)) };
     });
 
-    expect(got).toEqual({ status: 200, bytes: SIZE, sha256: expected });
+    expect(got).toEqual({ status: 200, ...expected });
     expect(growthMB['media']).toBeLessThan(BOUND_MB);
+    expect(growthMB['media-worker']).toBeLessThan(BOUND_MB);
   }, 180000);
 });

@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { parseAllowCidrs } from '@social/url-guard';
 import type { ResolvedAddress } from '../src/domain/import/safe-fetch';
+import type { FileStore, MediaRecords } from '../src/domain/ports';
+import { ProcessMedia } from '../src/domain/processing/process-media.use-case';
 import { jpeg, mp4, startTlsServer, type TlsServer } from './fixtures';
 import { startMedia, type Harness } from './harness';
 
@@ -121,6 +125,38 @@ describe('POST /media/from-url', () => {
     const media = await importAndSettle(tls.url('files.example.test', path));
     expect(media.status).toBe('ERROR');
     expect(media.errorReason).toMatch(reason);
+  });
+
+  it('fails the job for a retry, and blames no URL, when the store breaks off while the file arrives', async () => {
+    // The worker's job with a store whose own connection breaks: an infrastructure failure.
+    const media = { _id: 'm-store-down', source: 'URL', status: 'PROCESSING', fileUrl: tls.url('files.example.test', '/video.mp4') };
+    const updates: unknown[] = [];
+    const repo = {
+      findById: async () => ({ ...media, fileId: null }),
+      updateIf: async (...args: unknown[]) => (updates.push(args), null),
+    } as unknown as MediaRecords;
+    const store = {
+      async write(source: Readable) {
+        for await (const _ of source) break; // some bytes arrived, then the store's socket broke
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      },
+    } as unknown as FileStore;
+    const job = new ProcessMedia({
+      repo,
+      store,
+      fetchPolicy: {
+        resolver,
+        ca: tls.ca,
+        allow: parseAllowCidrs('127.0.0.1/32'),
+        connectTimeoutMs: 2000,
+        totalTimeoutMs: 2000,
+        maxRedirects: 0,
+      },
+      limits: { importMaxVideoBytes: 3 * MB, importMaxImageBytes: MB },
+    });
+
+    await expect(job.execute(media._id)).rejects.toThrow('socket hang up');
+    expect(updates).toEqual([]); // still PROCESSING, not ERROR: the broker delivers the job again
   });
 
   it('turns a certificate that is not trusted into ERROR', async () => {

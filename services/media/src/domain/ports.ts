@@ -28,6 +28,18 @@ export interface StoredFile {
   legacy?: boolean;
 }
 
+/** What a store is told about a file it is about to write. */
+export interface NewFile {
+  contentType: string;
+  mediaId: string;
+  /**
+   * The exact byte count, when the caller knows it (a Content-Length). A store may then send the
+   * bytes on in one streamed request instead of buffering them in parts; a source that delivers
+   * another count fails the write.
+   */
+  size?: number;
+}
+
 /**
  * Where media bytes live: a data directory (FsFileStore, the default) or an S3-compatible bucket
  * (S3FileStore). GridFS (GridFsFileStore) remains only as a read-only fallback for files stored
@@ -38,7 +50,7 @@ export interface FileStore {
    * Streams `source` into a new file and resolves when it is stored. When the stream fails (for
    * instance a ByteLimit in front of it), nothing is left behind and the promise rejects.
    */
-  write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile>;
+  write(source: Readable, file: NewFile): Promise<StoredFile>;
   /** The bytes of a stored file, optionally a range (end inclusive). */
   read(id: string, range?: { start: number; end: number }): Readable;
   stat(id: string): Promise<StoredFile | null>;

@@ -80,7 +80,11 @@ export class StorageUseCases {
     if (deps.direct && upload.contentLength !== undefined) return this.redirectUpload(deps.direct, media, upload);
     let stored;
     try {
-      stored = await deps.store.write(limited(upload.body, deps.maxUploadBytes), { contentType, mediaId: media._id });
+      stored = await deps.store.write(limited(upload.body, deps.maxUploadBytes), {
+        contentType,
+        mediaId: media._id,
+        size: upload.contentLength,
+      });
     } catch (err) {
       if (err instanceof TooLargeError) throw uploadTooLarge(formatBytes(deps.maxUploadBytes));
       if (upload.body.destroyed && !upload.body.readableEnded) throw uploadInterrupted();

@@ -50,7 +50,7 @@ export async function migrateGridFsFiles(
         report.migrated++;
         continue;
       }
-      const copy = await target.write(gridfs.read(id), { contentType: legacy.contentType, mediaId: doc._id });
+      const copy = await target.write(gridfs.read(id), { contentType: legacy.contentType, mediaId: doc._id, size: legacy.size });
       if (copy.size !== legacy.size) {
         await target.delete(copy.id);
         throw new Error(`copy of GridFS file ${id} has ${copy.size} bytes, expected ${legacy.size}; nothing changed for it`);

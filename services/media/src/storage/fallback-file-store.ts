@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FileStore, StoredFile } from './file-store';
+import type { FileStore, NewFile, StoredFile } from './file-store';
 
 /**
  * The configured store, with files it does not hold read from the old one (GridFS, before
@@ -13,7 +13,7 @@ export class FallbackFileStore implements FileStore {
     private readonly legacy: FileStore,
   ) {}
 
-  write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile> {
+  write(source: Readable, meta: NewFile): Promise<StoredFile> {
     return this.primary.write(source, meta);
   }
 

@@ -1,7 +1,7 @@
 import type { DirectTransfer, FileStore } from '../domain/ports';
 
 // The ports are the domain's (domain/ports.ts); the stores in this folder implement them.
-export type { DirectTransfer, FileStore, StoredFile } from '../domain/ports';
+export type { DirectTransfer, FileStore, NewFile, StoredFile } from '../domain/ports';
 
 export const hasDirectTransfer = (store: FileStore): store is FileStore & DirectTransfer =>
   typeof (store as Partial<DirectTransfer>).presignPut === 'function';

@@ -1,11 +1,12 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { newId } from '../data/ids';
 import { checkFileKey, isFileKey } from './file-key';
-import type { FileStore, StoredFile } from './file-store';
+import { ByteCount } from './byte-count';
+import type { FileStore, NewFile, StoredFile } from './file-store';
 
 const TMP_DIR = '.incoming';
 const OCTETS = 'application/octet-stream';
@@ -34,13 +35,11 @@ export class FsFileStore implements FileStore {
     return join(this.dir, id.slice(22), id);
   }
 
-  async write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile> {
+  async write(source: Readable, meta: NewFile): Promise<StoredFile> {
     await this.ensureDirs();
     const id = newId();
     const tmp = join(this.dir, TMP_DIR, `${id}.part`);
-    let size = 0;
-    const counter = new PassThrough();
-    counter.on('data', (chunk: Buffer) => (size += chunk.length));
+    const counter = new ByteCount(meta.size);
     try {
       // `flags: 'wx'`: never overwrite; the id is new, so this only guards against a bug.
       await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
@@ -51,7 +50,7 @@ export class FsFileStore implements FileStore {
       await rm(tmp, { force: true });
       throw err;
     }
-    return { id, size, contentType: meta.contentType || OCTETS };
+    return { id, size: counter.bytes, contentType: meta.contentType || OCTETS };
   }
 
   read(id: string, range?: { start: number; end: number }): Readable {

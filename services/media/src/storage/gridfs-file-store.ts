@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { GridFSBucket, type Binary, type Collection, type Db } from 'mongodb';
 import { newId } from '../data/ids';
 import { fileNotFound } from './file-key';
-import type { FileStore, StoredFile } from './file-store';
+import { ByteCount } from './byte-count';
+import type { FileStore, NewFile, StoredFile } from './file-store';
 
 const BUCKET = 'files';
 
@@ -38,13 +39,13 @@ export class GridFsFileStore implements FileStore {
     this.chunks = db.collection<ChunkDoc>(`${BUCKET}.chunks`);
   }
 
-  async write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile> {
+  async write(source: Readable, meta: NewFile): Promise<StoredFile> {
     const id = newId();
     const upload = this.bucket.openUploadStreamWithId(id as never, meta.mediaId, {
       metadata: { contentType: meta.contentType, mediaId: meta.mediaId },
     });
     try {
-      await pipeline(source, upload);
+      await pipeline(source, new ByteCount(meta.size), upload);
     } catch (err) {
       // A failed upload leaves its chunks behind; abort() removes them.
       await upload.abort().catch(() => undefined);

@@ -1,18 +1,25 @@
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
+  type PutObjectCommandInput,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createLogger } from '@social/logger';
 import { newId } from '../data/ids';
 import { checkFileKey, fileNotFound, isFileKey } from './file-key';
-import type { DirectTransfer, FileStore, StoredFile } from './file-store';
+import { ByteCount } from './byte-count';
+import type { DirectTransfer, FileStore, NewFile, StoredFile } from './file-store';
 
 export interface S3StoreOptions {
   /** The address this service reaches the store at (http://127.0.0.1:7070, http://minio:9000). */
@@ -27,9 +34,31 @@ export interface S3StoreOptions {
   forcePathStyle: boolean;
 }
 
-/** 8 MiB parts, two in flight: an upload holds about 16 MB whatever the file size. */
-const PART_SIZE = 8 * 1024 * 1024;
-const QUEUE_SIZE = 2;
+/**
+ * A file of unknown size (a chunked upload or import), or of at most one part, goes through
+ * lib-storage, which collects each part from the stream's chunks and copies it into one buffer
+ * before sending it: 5 MiB parts (the smallest S3 takes), one in flight, keep about 16 MB alive.
+ * 8 MiB parts, two in flight, kept up to 34 MB alive, and parts that outlived a young-generation
+ * collection stayed as old garbage: the worker grew by 41-109 MB for a 200 MB import.
+ */
+const PART_SIZE = 5 * 1024 * 1024;
+const QUEUE_SIZE = 1;
+/** The largest part S3 takes: a file of known size up to this is streamed as one part. */
+const MAX_PART_SIZE = 5 * 1024 * 1024 * 1024;
+
+const log = createLogger('media:s3');
+/**
+ * The SDK's own lines: without a logger it prints to the console, for instance a warning for every
+ * streamed request that failed (a client that hung up, a file over the limit), which the caller
+ * reports.
+ */
+const sdkLogger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: unknown) => log.debug('s3 client warning', { message: String(message) }),
+  error: () => undefined,
+};
 
 const isNotFound = (err: unknown) => {
   const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -37,10 +66,12 @@ const isNotFound = (err: unknown) => {
 };
 
 /**
- * Files as objects of one bucket (key = the file id) in an S3-compatible store. Writes go through
- * lib-storage's multipart upload (a failed one is aborted, so no parts stay behind); reads are
- * ranged GETs streamed to the caller. `presignPut`/`presignGet` let clients move the bytes to and
- * from the store directly (DirectTransfer), so they need not pass through our services.
+ * Files as objects of one bucket (key = the file id) in an S3-compatible store. A write of known
+ * size is streamed as the one part of a multipart upload, other writes go through lib-storage's
+ * multipart upload (a failed upload is aborted, so no parts stay behind); reads are ranged GETs
+ * streamed to the caller.
+ * `presignPut`/`presignGet` let clients move the bytes to and from the store directly
+ * (DirectTransfer), so they need not pass through our services.
  */
 export class S3FileStore implements FileStore, DirectTransfer {
   private readonly client: S3Client;
@@ -55,6 +86,7 @@ export class S3FileStore implements FileStore, DirectTransfer {
       // S3-compatible server; ask for them only where the operation requires one.
       requestChecksumCalculation: 'WHEN_REQUIRED' as const,
       responseChecksumValidation: 'WHEN_REQUIRED' as const,
+      logger: sdkLogger,
     };
     this.client = new S3Client({ ...common, endpoint: opts.endpoint });
     this.signingClient = opts.publicEndpoint ? new S3Client({ ...common, endpoint: opts.publicEndpoint }) : this.client;
@@ -64,22 +96,69 @@ export class S3FileStore implements FileStore, DirectTransfer {
     return this.opts.bucket;
   }
 
-  async write(source: Readable, meta: { contentType: string; mediaId: string }): Promise<StoredFile> {
+  async write(source: Readable, meta: NewFile): Promise<StoredFile> {
     const id = newId();
-    let size = 0;
     // Counted in a transform, not by a 'data' listener: a listener would switch the stream to
     // flowing mode, and the source would be read as fast as it comes, whatever the upload's pace.
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        done(null, chunk);
-      },
-    });
-    source.on('error', (err) => counted.destroy(err));
-    source.pipe(counted);
+    const body = new ByteCount(meta.size);
+    source.on('error', (err) => body.destroy(err));
+    source.pipe(body);
+    const params = { Bucket: this.opts.bucket, Key: id, ContentType: meta.contentType, Metadata: { 'media-id': meta.mediaId } };
+    try {
+      if (meta.size !== undefined && meta.size > PART_SIZE && meta.size <= MAX_PART_SIZE) await this.putAsOnePart(params, body, meta.size);
+      else await this.putInParts(params, body);
+    } catch (err) {
+      // Unpiped from the source, which stays the caller's (an upload still gets its answer); and an
+      // error the source raises later has no request left to fail.
+      body.destroy();
+      await this.delete(id).catch(() => undefined);
+      throw err;
+    }
+    return { id, size: body.bytes, contentType: meta.contentType };
+  }
+
+  /**
+   * The source as the only part of a multipart upload, piped into the UploadPart request: no part
+   * is buffered, so the process holds only the stream's own few chunks whatever the file size. A
+   * source that fails aborts the request (piped, it would leave the store waiting for the rest) and
+   * the upload. Not one PutObject: a store may keep a PUT whose body ended short as a shorter
+   * object, after our delete (versitygw 1.8.0 does, its issue 2414); an upload that is never
+   * completed leaves no object, and the sweep aborts what a killed process left.
+   */
+  private async putAsOnePart(params: PutObjectCommandInput, body: ByteCount, size: number): Promise<void> {
+    const abort = new AbortController();
+    const onError = (err: Error) => abort.abort(err);
+    body.once('error', onError);
+    const target = { Bucket: params.Bucket, Key: params.Key };
+    let uploadId: string | undefined;
+    try {
+      ({ UploadId: uploadId } = await this.client.send(new CreateMultipartUploadCommand(params), { abortSignal: abort.signal }));
+      const part = await this.client.send(
+        new UploadPartCommand({ ...target, UploadId: uploadId, PartNumber: 1, Body: body, ContentLength: size }),
+        { abortSignal: abort.signal },
+      );
+      // Every byte passed the count (the stream ended, not only the request).
+      await finished(body);
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          ...target,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+        }),
+      );
+    } catch (err) {
+      if (uploadId) await this.client.send(new AbortMultipartUploadCommand({ ...target, UploadId: uploadId })).catch(() => undefined);
+      throw abort.signal.aborted ? abort.signal.reason : err;
+    } finally {
+      body.off('error', onError);
+    }
+  }
+
+  /** lib-storage's multipart upload; a failed one is aborted, so no parts stay behind. */
+  private async putInParts(params: PutObjectCommandInput, body: ByteCount): Promise<void> {
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.opts.bucket, Key: id, Body: counted, ContentType: meta.contentType, Metadata: { 'media-id': meta.mediaId } },
+      params: { ...params, Body: body },
       partSize: PART_SIZE,
       queueSize: QUEUE_SIZE,
       leavePartsOnError: false,
@@ -88,10 +167,8 @@ export class S3FileStore implements FileStore, DirectTransfer {
       await upload.done();
     } catch (err) {
       await upload.abort().catch(() => undefined);
-      await this.delete(id).catch(() => undefined);
       throw err;
     }
-    return { id, size, contentType: meta.contentType };
   }
 
   read(id: string, range?: { start: number; end: number }): Readable {

@@ -5,7 +5,7 @@ import { createLogger, errorFields } from '@social/logger';
 import { formatBytes, limited, TooLargeError } from '../byte-limit';
 import type { MediaKind, MediaRecord, MediaSpecs } from '../media.types';
 import type { FileStore, MediaRecords } from '../ports';
-import { FetchRefusedError, safeFetch, type FetchPolicy } from '../import/safe-fetch';
+import { FetchRefusedError, safeFetch, type FetchedBody, type FetchPolicy } from '../import/safe-fetch';
 import { detectType } from './detect-type';
 import { probeAv, probeImage, UndecodableError, withStoredFile } from './probe';
 import { mediaProcessingDuration } from '@social/metrics';
@@ -85,8 +85,9 @@ export class ProcessMedia {
 async function importFile(deps: ProcessingDeps, media: MediaRecord): Promise<MediaRecord | null> {
   const { importMaxVideoBytes: maxVideo, importMaxImageBytes: maxImage } = deps.limits;
   let stored;
+  let body: FetchedBody | undefined;
   try {
-    const body = await safeFetch(media.fileUrl!, deps.fetchPolicy);
+    body = await safeFetch(media.fileUrl!, deps.fetchPolicy);
     try {
       const declaredImage = body.contentType?.startsWith('image/') ?? false;
       const limit = declaredImage ? maxImage : maxVideo;
@@ -99,17 +100,23 @@ async function importFile(deps: ProcessingDeps, media: MediaRecord): Promise<Med
       stored = await deps.store.write(limited(body.stream, limit), {
         contentType: body.contentType ?? 'application/octet-stream',
         mediaId: media._id,
+        // Known from the Content-Length (usually sent): the store can stream it on in one request.
+        size: body.contentLength,
       });
     } finally {
       body.done();
+      // After a failed write the rest of the response is unread: release its connection.
+      body.stream.destroy();
     }
   } catch (err) {
     if (err instanceof MediaRejected) throw err;
     if (err instanceof FetchRefusedError) throw new MediaRejected(`fetching fileUrl failed: ${err.reason}`);
     if (err instanceof TooLargeError)
       throw new MediaRejected(`the file at fileUrl is larger than the import limit of ${formatBytes(err.limit)}`);
-    // The connection dropped mid-body and similar: a fetch that fails turns the media to ERROR.
-    if (isNetworkError(err)) throw new MediaRejected(`fetching fileUrl failed: the connection broke off (${(err as Error).message})`);
+    // The connection dropped mid-body and similar: a fetch that fails turns the media to ERROR. A
+    // store that fails (its own connection) is an infrastructure failure: the job is retried.
+    if (isNetworkError(err) && body?.stream.errored)
+      throw new MediaRejected(`fetching fileUrl failed: the connection broke off (${(err as Error).message})`);
     throw err;
   }
   const updated = await deps.repo.updateIf(
