@@ -373,13 +373,14 @@ function signedWith(entry: string, secret: string, r: { headers: Record<string, 
   return entry === `v1,${mac}`;
 }
 
+/** Publishes a media.ready event and waits for the endpoint at `e.path` to accept its delivery. */
+async function deliveredTo(ws: string, e: { path: string }, mediaId: string) {
+  await broker.publish(mediaReadyEvent, { mediaId, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws });
+  return eventually(async () => receiver.received.find((r) => r.url === e.path && r.answer === 200 && r.body.includes(mediaId)));
+}
+
 describe('secret rotation', () => {
   const rotate = (ws: string, id: string, body?: unknown) => api(ws, 'POST', `/webhooks/${id}/rotate-secret`, body);
-
-  async function deliveredTo(ws: string, e: { path: string }, mediaId: string) {
-    await broker.publish(mediaReadyEvent, { mediaId, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws });
-    return eventually(async () => receiver.received.find((r) => r.url === e.path && r.answer === 200 && r.body.includes(mediaId)));
-  }
 
   it('answers a new whsec_ secret once, and signs with the new and the previous secret during the grace period', async () => {
     const ws = newWorkspace();
@@ -455,10 +456,6 @@ describe('secret rotation', () => {
 
 describe('secrets at rest', () => {
   const stored = (id: string) => endpointModel(mongo).findById(id).lean();
-  async function deliveredTo(ws: string, e: { path: string }, mediaId: string) {
-    await broker.publish(mediaReadyEvent, { mediaId, kind: 'IMAGE', readyAt: new Date().toISOString() }, { workspaceId: ws });
-    return eventually(async () => receiver.received.find((r) => r.url === e.path && r.answer === 200 && r.body.includes(mediaId)));
-  }
 
   it('stores the secret and the previous secret encrypted, never in clear, and still signs with both', async () => {
     const ws = newWorkspace();
