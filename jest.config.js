@@ -55,8 +55,9 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e-s3',
-      // The memory proof of issue 15 once more, on the S3-compatible store (as integration-s3 does).
-      testMatch: ['<rootDir>/e2e/media-memory.e2e.test.ts'],
+      // The media e2e tests and the memory proof once more, on the S3-compatible store (as
+      // integration-s3 does for the component tests).
+      testMatch: ['<rootDir>/e2e/media.e2e.test.ts', '<rootDir>/e2e/media-memory.e2e.test.ts'],
       setupFiles: [...common.setupFiles, '<rootDir>/scripts/jest-media-s3.js'],
       setupFilesAfterEnv: ['<rootDir>/scripts/jest-contract-setup.ts'],
       globalSetup: '<rootDir>/scripts/jest-global-setup.js',

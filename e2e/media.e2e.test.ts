@@ -1,19 +1,24 @@
 import sharp from 'sharp';
 import { TestSystem } from '@social/testkit';
+import { STORE, testStore, type TestStore } from '../services/media/test/store-env';
 import { apiClient, viaGateway as signedViaGateway } from './support/api';
 
 // Media through the whole system: the gateway with admin-issued keys, the storage host, the media
 // service and its worker as separate processes built from dist. Posts is not started, so a delete
-// must fail safe (it cannot ask whether a scheduled post uses the media).
+// must fail safe (it cannot ask whether a scheduled post uses the media). Jest runs this file on
+// each store: project "e2e" on the filesystem, "e2e-s3" on the S3-compatible one (versitygw).
 let system: TestSystem;
+let store: TestStore;
 let gw: string;
 
 beforeAll(async () => {
-  system = await TestSystem.start({}, ['media', 'media-worker', 'gateway']);
+  store = await testStore();
+  system = await TestSystem.start(store.env, ['media', 'media-worker', 'gateway']);
   gw = system.gatewayUrl;
 });
 afterAll(async () => {
   await system?.destroy();
+  await store?.cleanup();
 });
 
 interface Creds {
@@ -51,7 +56,7 @@ describe('media through the gateway and the storage host', () => {
     // MEDIA_STORE=s3: the storage host answers 307 to the store, which answers 200; fetch follows it
     // with the same body when that is a Blob.
     const put = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: new Blob([file]) });
-    if (process.env['MEDIA_STORE'] === 's3') expect(put.status).toBe(200);
+    if (STORE === 's3') expect(put.status).toBe(200);
     else {
       expect(put.status).toBe(201);
       expect(put.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -70,6 +75,8 @@ describe('media through the gateway and the storage host', () => {
     });
     const original = await fetch(viaGateway(media.path!));
     expect(Buffer.from(await original.arrayBuffer()).equals(file)).toBe(true);
+    // The bytes are in this run's store (data directory or bucket): the original and its preview.
+    expect((await store.files()).length).toBe(2);
 
     const replay = await fetch(viaGateway(uploadUrl), { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: file });
     expect(replay.status).toBe(409);
