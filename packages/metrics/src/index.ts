@@ -6,6 +6,7 @@ export {
   httpRequestDuration,
   mediaProcessingDuration,
   publishOutcomes,
+  sandboxPostsStored,
   queueMessagesConsumed,
   queueMessagesPublished,
   type ConsumeOutcome,

@@ -70,6 +70,17 @@ export const publishOutcomes = () =>
   });
 
 /**
+ * For the network sandbox: one increment per post it stored (a publish that created a post).
+ * Benchmarks follow a burst by it: on FerretDB even an estimated count reads the whole collection.
+ */
+export const sandboxPostsStored = () =>
+  counter({
+    name: 'sandbox_posts_stored_total',
+    help: 'Posts the network sandbox stored, by network.',
+    labelNames: ['net'] as const,
+  });
+
+/**
  * For media workers: `kind` is image or video (or import), `outcome` ok or failed. Use
  * `mediaProcessingDuration().startTimer({ kind })` and call the returned function with `{ outcome }`.
  */

@@ -33,10 +33,17 @@ describe('publishing', () => {
     return r.body;
   };
 
+  /** The sandbox's counter of stored posts on microblogNet (what benchmarks follow a burst by). */
+  const storedCounter = async () => {
+    const text = await (await fetch(`${sbx.url}/metrics`)).text();
+    return Number(/^sandbox_posts_stored_total\{net="microblogNet"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  };
+
   // microblogNet keeps no idempotency keys, as most real networks: the key is sent and ignored.
   it('creates a post for every request on a network without keys, even with one Idempotency-Key', async () => {
     const k = key();
     const countBefore = (await sbx.http('GET', '/sandbox/admin/published/count')).body.total as number;
+    const storedBefore = await storedCounter();
     const first = await sbx.adapter.publish(input(k));
     expect(first).toMatchObject({ networkPostId: expect.stringMatching(/^mb_/), replayed: false });
     expect(new Date(first.publishedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
@@ -44,6 +51,7 @@ describe('publishing', () => {
     expect(second).toMatchObject({ networkPostId: expect.stringMatching(/^mb_/), replayed: false });
     expect(second.networkPostId).not.toBe(first.networkPostId);
     expect((await sbx.http('GET', '/sandbox/admin/published/count')).body).toEqual({ total: countBefore + 2 });
+    expect(await storedCounter()).toBe(storedBefore + 2);
     const list = await published(k);
     expect(list.items.map((i: any) => [i.networkPostId, i.clientKey, i.attempts])).toEqual([
       [first.networkPostId, k, 1],

@@ -1,3 +1,4 @@
+import { sandboxPostsStored } from '@social/metrics';
 import { Batcher, type Connection, insertEach, type InsertOutcome } from '@social/mongo';
 import type { ListedPostRecord, ListingPosition, PublishedPost, PublishedPostStore } from '../domain/ports';
 import { hourOf, LEGACY_KEY_INDEX, type PublishedPostDoc, publishedPostModel } from './published-post.model';
@@ -9,6 +10,8 @@ const LISTED = { _id: 1, publishedAt: 1, type: 1, caption: 1, firstComment: 1, '
 
 /** Hours of a listing range read one by one; a longer range is read in one query. */
 const MAX_HOURS_WALKED = 48;
+
+const stored = sandboxPostsStored();
 
 // MongoDB error codes of a drop that has nothing to drop.
 const NAMESPACE_NOT_FOUND = 26;
@@ -54,7 +57,10 @@ export class PublishedPostRepository implements PublishedPostStore {
       publishedHour: hourOf(post.publishedAt.getTime()),
     };
     const outcome = await this.inserts.push(doc);
-    if (outcome === 'inserted') return true;
+    if (outcome === 'inserted') {
+      stored.inc({ net: post.net });
+      return true;
+    }
     if (outcome === 'duplicate' && heldKey !== undefined) return false;
     throw outcome === 'duplicate' ? new Error(`published post ${id} exists already`) : outcome;
   }
