@@ -81,8 +81,33 @@ export async function dropDatabases(mongoUrl: string, prefix: string): Promise<v
   }
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Where free ports are looked for: below the kernel's ephemeral range. A port the kernel hands out
+ * (listen(0)) is one it also gives to outgoing connections, so between a test closing it and a
+ * started process listening on it, a new connection to the database or broker could take it as its
+ * local port (seen in CI: EADDRINUSE for a whole e2e file). Outgoing connections never use ports
+ * below the range, so there only another listener can be in the way, and the bind below sees it.
+ */
+const PORT_FLOOR = 10000;
+const ephemeralLow = (() => {
+  try {
+    return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+/** Ports this process handed out already: never twice, though a test may not be listening yet. */
+const handedOut = new Set<number>();
+
+const canListen = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+
+const kernelPort = () =>
+  new Promise<number>((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
@@ -90,6 +115,18 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+
+/** A port nothing listens on, outside the ephemeral range where the machine allows it. */
+export async function freePort(): Promise<number> {
+  if (ephemeralLow - PORT_FLOOR >= 1000) {
+    for (let i = 0; i < 100; i++) {
+      const port = PORT_FLOOR + Math.floor(Math.random() * (ephemeralLow - PORT_FLOOR));
+      if (handedOut.has(port) || !(await canListen(port))) continue;
+      handedOut.add(port);
+      return port;
+    }
+  }
+  return kernelPort();
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
