@@ -7,7 +7,7 @@ const RANGE = '/proc/sys/net/ipv4/ip_local_port_range';
 (fs.existsSync(RANGE) ? describe : describe.skip)('freePort', () => {
   it('hands out distinct ports below the ephemeral range, each one free to listen on', async () => {
     const low = Number(fs.readFileSync(RANGE, 'utf8').trim().split(/\s+/)[0]);
-    const ports = [];
+    const ports: number[] = [];
     for (let i = 0; i < 200; i++) ports.push(await freePort());
     expect(new Set(ports).size).toBe(200);
     for (const p of ports) expect(p).toBeLessThan(low);
