@@ -11,8 +11,13 @@ export interface SettleTimes {
 
 /** How far before our call a network's clock may date the post it stored. */
 const CLOCK_SKEW_MS = 5 * 60_000;
-/** Pages of recent posts read at most (100 each): a reconcile looks back minutes, not months. */
-const MAX_PAGES = 20;
+/**
+ * Pages of recent posts read at most (100 each). The listing is newest first, so the attempt's post
+ * comes after every post published since: a reconcile reads back to the attempt, however many
+ * pages that takes (a burst on one account is thousands). Only a listing longer than this is given
+ * up on, and then nothing is proven: the outcome stays unknown.
+ */
+const MAX_PAGES = 1000;
 
 export interface FoundPost {
   networkPostId: string;
@@ -54,7 +59,9 @@ async function byContent(
 ): Promise<FoundPost | null> {
   const matches: FoundPost[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; ; page++) {
+    // Not read back to `since`: the post may be on a page not read, so its absence is not shown.
+    if (page === MAX_PAGES) throw new Error(`more than ${MAX_PAGES * 100} posts were published since the attempt`);
     const res = await network.recentPosts({ ...creds, since: since.toISOString(), limit: 100, ...(cursor ? { cursor } : {}) });
     matches.push(...res.items.filter((p) => p.fingerprint === entry.fingerprint));
     if (!res.nextCursor) break;
