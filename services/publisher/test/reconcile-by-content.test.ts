@@ -61,4 +61,31 @@ describe('reconciling by content', () => {
     await sleep(1000);
     expect(await h.created('buried', 'prof-b')).toBe(1);
   }, 240000);
+
+  it("does not take another of our posts' network post while that post's own call may still be answered", async () => {
+    // Two of our posts with the same text on one account. B's call is refused before the network
+    // acts (a 500 that hides nothing, but the worker cannot know): its outcome is unknown, and its
+    // questions fail for now.
+    const unaskable = await failures({ kind: 'server_error', status: 503, accountId: 'gn-own-1', operation: 'recentPosts' });
+    await failures({ kind: 'server_error', status: 500, accountId: 'gn-own-1', operation: 'publish', count: 1 });
+    await h.dispatch(h.job('same-text-b', 'prof-a', 'generalNet', { caption: 'the same announcement' }));
+    // Past its settle time B is asked about again and again (each failed question reported once).
+    await eventually(async () => h.resultsFor('same-text-b').filter((r) => r.status === 'UNKNOWN').length >= 2, 30000);
+
+    // A, same text, is stored at once but its answer is held for 6 s (within the worker's timeout).
+    await failures({ kind: 'slow', latencyMs: 6000, accountId: 'gn-own-1', operation: 'publish', count: 1 });
+    await h.dispatch(h.job('same-text-a', 'prof-a', 'generalNet', { caption: 'the same announcement' }));
+    await eventually(async () => (await h.created('same-text-a', 'prof-a')) === 1, 10000);
+
+    // B's questions go through while A's answer is still on its way.
+    await h.sandbox('DELETE', `/sandbox/admin/failures/${unaskable.id}`);
+
+    const a = await outcome('same-text-a');
+    const b = await outcome('same-text-b');
+    expect(a).toMatchObject({ status: 'PUBLISHED' });
+    expect(b).toMatchObject({ status: 'PUBLISHED' });
+    // Each is its own network post: B's call created nothing, so B must publish (once) itself.
+    expect(b.networkPostId).not.toBe(a.networkPostId);
+    expect([await h.created('same-text-a', 'prof-a'), await h.created('same-text-b', 'prof-a')]).toEqual([1, 1]);
+  }, 120000);
 });

@@ -44,19 +44,24 @@ export async function findOnNetwork(
   const found =
     keys.keys === 'window' && now.getTime() - calledAt.getTime() < keys.windowMs
       ? await network.lookupPublished({ ...creds, idempotencyKey: entry.key })
-      : await byContent(network, ledger, entry, creds, new Date(calledAt.getTime() - CLOCK_SKEW_MS));
+      : await byContent(network, ledger, entry, creds, settle, now);
   if (found) return found;
   return now.getTime() >= calledAt.getTime() + settle.settleMs(entry.net) ? null : 'unsettled';
 }
 
-/** The oldest recent post with the attempt's content that no other of our publishes owns. */
+/**
+ * The oldest recent post with the attempt's content that no other of our publishes owns; 'unsettled'
+ * while a post with that content may be another attempt's whose own answer may still come.
+ */
 async function byContent(
   network: NetworkAdapter,
   ledger: Ledger,
   entry: LedgerEntry,
   creds: AccountRef,
-  since: Date,
-): Promise<FoundPost | null> {
+  settle: SettleTimes,
+  now: Date,
+): Promise<FoundPost | null | 'unsettled'> {
+  const since = new Date((entry.calledAt ?? now).getTime() - CLOCK_SKEW_MS);
   const matches: FoundPost[] = [];
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
@@ -67,6 +72,14 @@ async function byContent(
     if (!res.nextCursor) break;
     cursor = res.nextCursor;
   }
+  if (matches.length === 0) return null;
+  // Another of our attempts sent the same content to this account and may still hear the network
+  // name its post: a match may be that post, which it owns from then on without a claim. Taking it
+  // now would show this attempt PUBLISHED with a post it did not create. Asked again once they know.
+  const answerable = (await ledger.callingWithSameContent(entry)).filter(
+    (o) => now.getTime() < (o.calledAt ?? now).getTime() + settle.settleMs(o.net),
+  );
+  if (answerable.length > 0) return 'unsettled';
   matches.sort((a, b) => Date.parse(a.publishedAt) - Date.parse(b.publishedAt));
   for (const m of matches) if (await ledger.claimNetworkPost(entry.net, m.networkPostId, entry.key)) return m;
   return null;
