@@ -47,6 +47,8 @@ const ledgerSchema = new Schema<LedgerDoc>(
   { versionKey: false, collection: 'publish_ledger', minimize: false },
 );
 ledgerSchema.index({ networkPostId: 1 });
+// Reconciling by content: the other attempts that sent the same content (see callingWithSameContent).
+ledgerSchema.index({ fingerprint: 1 });
 
 /**
  * A network post matched to one of our publishes by its content (reconciling an unknown outcome):

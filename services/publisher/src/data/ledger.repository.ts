@@ -154,6 +154,15 @@ export class LedgerRepository implements Ledger {
     );
   }
 
+  async callingWithSameContent(entry: LedgerEntry): Promise<LedgerEntry[]> {
+    if (!entry.fingerprint) return [];
+    // Equalities only (what FerretDB pushes down), the fingerprint's indexed.
+    const docs = await this.model
+      .find({ fingerprint: entry.fingerprint, state: 'CALLING', net: entry.net, accountId: entry.accountId })
+      .lean<LedgerDoc[]>();
+    return docs.filter((d) => d._id !== entry.key).map(toEntry);
+  }
+
   async claimNetworkPost(net: string, networkPostId: string, key: string): Promise<boolean> {
     // Published by a normal answer: its key owns it without a claim document.
     const owner = await this.model.findOne({ networkPostId }, { _id: 1, net: 1 }).lean<Pick<LedgerDoc, '_id' | 'net'>>();

@@ -11,8 +11,13 @@ export interface SettleTimes {
 
 /** How far before our call a network's clock may date the post it stored. */
 const CLOCK_SKEW_MS = 5 * 60_000;
-/** Pages of recent posts read at most (100 each): a reconcile looks back minutes, not months. */
-const MAX_PAGES = 20;
+/**
+ * Pages of recent posts read at most (100 each). The listing is newest first, so the attempt's post
+ * comes after every post published since: a reconcile reads back to the attempt, however many
+ * pages that takes (a burst on one account is thousands). Only a listing longer than this is given
+ * up on, and then nothing is proven: the outcome stays unknown.
+ */
+const MAX_PAGES = 1000;
 
 export interface FoundPost {
   networkPostId: string;
@@ -39,27 +44,42 @@ export async function findOnNetwork(
   const found =
     keys.keys === 'window' && now.getTime() - calledAt.getTime() < keys.windowMs
       ? await network.lookupPublished({ ...creds, idempotencyKey: entry.key })
-      : await byContent(network, ledger, entry, creds, new Date(calledAt.getTime() - CLOCK_SKEW_MS));
+      : await byContent(network, ledger, entry, creds, settle, now);
   if (found) return found;
   return now.getTime() >= calledAt.getTime() + settle.settleMs(entry.net) ? null : 'unsettled';
 }
 
-/** The oldest recent post with the attempt's content that no other of our publishes owns. */
+/**
+ * The oldest recent post with the attempt's content that no other of our publishes owns; 'unsettled'
+ * while a post with that content may be another attempt's whose own answer may still come.
+ */
 async function byContent(
   network: NetworkAdapter,
   ledger: Ledger,
   entry: LedgerEntry,
   creds: AccountRef,
-  since: Date,
-): Promise<FoundPost | null> {
+  settle: SettleTimes,
+  now: Date,
+): Promise<FoundPost | null | 'unsettled'> {
+  const since = new Date((entry.calledAt ?? now).getTime() - CLOCK_SKEW_MS);
   const matches: FoundPost[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; ; page++) {
+    // Not read back to `since`: the post may be on a page not read, so its absence is not shown.
+    if (page === MAX_PAGES) throw new Error(`more than ${MAX_PAGES * 100} posts were published since the attempt`);
     const res = await network.recentPosts({ ...creds, since: since.toISOString(), limit: 100, ...(cursor ? { cursor } : {}) });
     matches.push(...res.items.filter((p) => p.fingerprint === entry.fingerprint));
     if (!res.nextCursor) break;
     cursor = res.nextCursor;
   }
+  if (matches.length === 0) return null;
+  // Another of our attempts sent the same content to this account and may still hear the network
+  // name its post: a match may be that post, which it owns from then on without a claim. Taking it
+  // now would show this attempt PUBLISHED with a post it did not create. Asked again once they know.
+  const answerable = (await ledger.callingWithSameContent(entry)).filter(
+    (o) => now.getTime() < (o.calledAt ?? now).getTime() + settle.settleMs(o.net),
+  );
+  if (answerable.length > 0) return 'unsettled';
   matches.sort((a, b) => Date.parse(a.publishedAt) - Date.parse(b.publishedAt));
   for (const m of matches) if (await ledger.claimNetworkPost(entry.net, m.networkPostId, entry.key)) return m;
   return null;

@@ -121,4 +121,9 @@ export interface Ledger {
    * posts with the same text on one account must not both claim the same network post.
    */
   claimNetworkPost(net: string, networkPostId: string, key: string): Promise<boolean>;
+  /**
+   * The other entries whose latest attempt sent `entry`'s content to its account and is still
+   * CALLING: a network post with that content may be theirs.
+   */
+  callingWithSameContent(entry: LedgerEntry): Promise<LedgerEntry[]>;
 }

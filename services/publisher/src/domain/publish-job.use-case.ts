@@ -42,6 +42,11 @@ const isDependencyDown = (err: unknown) =>
   err instanceof AppError && !(err instanceof NetworkError) && (DEPENDENCY_DOWN.has(err.code) || err.status === 503 || err.status === 504);
 const isNotFound = (err: unknown) => err instanceof AppError && !(err instanceof NetworkError) && err.status === 404;
 const outcomes = publishOutcomes();
+/**
+ * A delayed job that comes back from the delay queues this close to its `notBefore` runs now
+ * instead of going round again (a whole second); its planned retry counts as due then too.
+ */
+const EARLY_MS = 50;
 
 /**
  * One publish job: publish a post on one profile, exactly once.
@@ -66,7 +71,7 @@ export class PublishJob {
   }
 
   async handle(job: PublishRequested, meta: JobMeta): Promise<void> {
-    if (job.notBefore && Date.parse(job.notBefore) > this.now().getTime() + 50) return this.d.outbox.later(job, meta);
+    if (job.notBefore && Date.parse(job.notBefore) > this.now().getTime() + EARLY_MS) return this.d.outbox.later(job, meta);
     log.info('publish job started', { job: publishJobName(job), net: job.net, attempt: job.attempt ?? 1, mode: job.mode ?? 'publish' });
     try {
       // The ledger entry is created (or found) by the first write: no read first on the common path.
@@ -128,7 +133,7 @@ export class PublishJob {
         const newRevision = job.revision > entry.revision;
         if (!newRevision && entry.final) return this.report(job, entry, meta);
         // A retry is planned: only its own job (or a reconcile once it is due) runs it.
-        const due = !entry.retryAt || entry.retryAt.getTime() <= this.now().getTime();
+        const due = !entry.retryAt || entry.retryAt.getTime() <= this.now().getTime() + EARLY_MS;
         const itsRetry = job.mode === 'reconcile' || (job.attempt ?? 1) > entry.attempts;
         if (!newRevision && !(due && itsRetry)) return;
         if (this.tooLate(job)) {

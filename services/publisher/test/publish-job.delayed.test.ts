@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import type { PublishCompleted, PublishRequested } from '@social/contracts';
+import { closeMongo, connectMongo, syncIndexes, type Connection } from '@social/mongo';
+import { NetworkError, type NetworkAdapter, type PublishInput } from '@social/networks';
+import { LedgerRepository } from '../src/data/ledger.repository';
+import { ledgerModel, networkPostClaimModel } from '../src/data/ledger.model';
+import { PublishJob } from '../src/domain/publish-job.use-case';
+
+// The use case with the real ledger (FerretDB) and a clock of its own: when a delayed job comes
+// back is decided by the broker's delay queues to the millisecond, which a test cannot steer, so
+// the job's arrival time is set here. The network is a stub that answers what the test says.
+const MONGO_URL = process.env['MONGO_URL'] ?? 'mongodb://127.0.0.1:27017/';
+let conn: Connection;
+
+beforeAll(async () => {
+  conn = await connectMongo({ url: MONGO_URL, dbName: `t${randomBytes(4).toString('hex')}_publisher_delayed` });
+  ledgerModel(conn);
+  networkPostClaimModel(conn);
+  await syncIndexes(conn);
+});
+
+afterAll(async () => {
+  await conn?.dropDatabase();
+  await closeMongo(conn);
+});
+
+function setup() {
+  let now = Date.parse('2026-06-01T10:00:00.000Z');
+  const calls: PublishInput[] = [];
+  const answers: (() => { networkPostId: string; publishedAt: string })[] = [];
+  const network = {
+    async publish(input: PublishInput) {
+      calls.push(input);
+      return answers.shift()!();
+    },
+  } as unknown as NetworkAdapter;
+  const results: PublishCompleted[] = [];
+  const later: PublishRequested[] = [];
+  const job = new PublishJob({
+    ledger: new LedgerRepository(conn),
+    posts: { get: () => Promise.reject(new Error('not used')) },
+    media: { batchGet: async () => new Map() },
+    credentials: { get: async () => ({ net: 'generalNet', accountId: 'gn-own-1', accessToken: 't' }), forget: () => undefined },
+    network,
+    outbox: {
+      result: async (r) => void results.push(r),
+      later: async (j) => void later.push(j),
+      authRevoked: async () => undefined,
+    },
+    maxAttempts: 6,
+    retry: { baseMs: 1000, maxMs: 30000, retryAfterMaxMs: 900000 },
+    settle: { settleMs: () => 40000 },
+    maxLatenessMs: 3600000,
+    now: () => new Date(now),
+  });
+  return {
+    job,
+    calls,
+    answers,
+    results,
+    later,
+    at: (t: number) => (now = t),
+    get now() {
+      return now;
+    },
+  };
+}
+
+const meta = { workspaceId: 'w1', correlationId: 'c1' };
+
+describe('a delayed retry', () => {
+  it('runs when the delay queues bring it back a few milliseconds before its time (the job accepts it), rather than being dropped', async () => {
+    const t = setup();
+    const postId = `early-${randomBytes(3).toString('hex')}`;
+    const first: PublishRequested = {
+      postId,
+      profileId: 'prof-1',
+      revision: 1,
+      net: 'generalNet',
+      dueAt: new Date(t.now).toISOString(),
+      content: { type: 'STATUS', caption: 'hello', firstComment: null, mediaLibIds: [], links: [], settings: {} },
+    };
+    t.answers.push(() => {
+      throw new NetworkError('RATE_LIMITED', 'slow down', { net: 'generalNet', operation: 'publish', retryAfterMs: 60000 });
+    });
+
+    await t.job.handle(first, meta);
+
+    expect(t.later).toHaveLength(1);
+    const retry = t.later[0]!;
+    expect(retry).toMatchObject({ attempt: 2, mode: 'publish' });
+    // Back from the delay queues 20 ms before its time: close enough for the job to run it.
+    t.at(Date.parse(retry.notBefore!) - 20);
+    t.answers.push(() => ({ networkPostId: 'np-1', publishedAt: new Date(t.now).toISOString() }));
+
+    await t.job.handle(retry, meta);
+
+    // It is the only job that will ever try again: it must not vanish.
+    expect(t.calls).toHaveLength(2);
+    expect(t.results.at(-1)).toMatchObject({ status: 'PUBLISHED', networkPostId: 'np-1', attempts: 2 });
+  });
+});
