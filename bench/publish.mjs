@@ -20,7 +20,9 @@
 //   posts, publisher, media and competitors), divided by the posts; in runs with one worker, whose
 //   metrics the bench reads. The sandbox's own writes (it stands in for the network) are apart.
 // Environment: BENCH_SCENARIOS (e.g. "on-time,network-bound"), BENCH_POSTS, BENCH_ONTIME_POSTS
-// (e.g. "25,50,100"), BENCH_LATENCY_MS, BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY.
+// (e.g. "25,50,100"), BENCH_LATENCY_MS, BENCH_WORKERS (e.g. "1,2"), PUBLISHER_CONCURRENCY;
+// BENCH_TIMELINE=1 prints, every half second of each round, how many jobs posts had sent, the
+// publisher had taken, the network had stored and posts had applied results of (where time goes).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -143,6 +145,7 @@ async function observe(creds, ids, dueAt, run) {
   await sleep(Math.max(0, dueAt.getTime() - Date.now()));
   const groups = cpuGroups();
   const cpuAtDue = cpuSnapshot(groups);
+  const timeline = process.env.BENCH_TIMELINE ? followTimeline(dueAt, run) : null;
   for (let total = 0; total < target;) {
     if (Date.now() > deadline) throw new Error(`only ${total - target + ids.length} of ${ids.length} published after 30 minutes`);
     await sleep(1000);
@@ -150,6 +153,7 @@ async function observe(creds, ids, dueAt, run) {
     progress(`${run}: ${total - target + ids.length} published on the network`);
   }
   const cpu = cpuSince(cpuAtDue, groups);
+  await timeline?.stop();
   items = mine(await sandbox('GET', `/sandbox/admin/published`));
   // Posts shows the outcome once it has applied every result (each workspace is one round).
   const count = async (stages) => (await call(creds, 'GET', `/posts?stages=${stages}&take=1`)).total;
@@ -160,6 +164,37 @@ async function observe(creds, ids, dueAt, run) {
   const failed = await count('PUBLISHED_FAILED');
   const settledMs = Date.now() - dueAt.getTime();
   return { items, failed, settledMs, cpu };
+}
+
+/** Sum of a counter's series on a process's /metrics whose labels match `labels`. */
+async function counterOf(name, metric, labels = /./) {
+  const text = await (await fetch(`${system.url(name)}/metrics`)).text();
+  let total = 0;
+  for (const m of text.matchAll(new RegExp(`^${metric}\\{([^}]*)\\} (\\d+)`, 'gm'))) if (labels.test(m[1])) total += Number(m[2]);
+  return total;
+}
+
+/** Samples the pipeline's counters every 500 ms from the due time until stopped; prints one line per sample. */
+function followTimeline(dueAt, run) {
+  let stopped = false;
+  const sample = async () => ({
+    sent: await counterOf('posts', 'queue_messages_published_total', /type="post\.publish\.requested",outcome="confirmed"/),
+    taken: await counterOf('publisher', 'queue_messages_consumed_total', /queue="publisher\.publish-jobs"/),
+    stored: await storedOnNetwork(),
+    applied: await counterOf('posts', 'queue_messages_consumed_total', /queue="posts\.publish-results"/),
+  });
+  const done = (async () => {
+    const base = await sample();
+    while (!stopped) {
+      await sleep(500);
+      const s = await sample();
+      const t = ((Date.now() - dueAt.getTime()) / 1000).toFixed(1);
+      progress(
+        `${run} t=${t}s sent ${s.sent - base.sent} taken ${s.taken - base.taken} stored ${s.stored - base.stored} applied ${s.applied - base.applied}`,
+      );
+    }
+  })();
+  return { stop: () => ((stopped = true), done) };
 }
 
 const OUR_SERVICES = ['posts', 'publisher', 'media', 'competitors'];
