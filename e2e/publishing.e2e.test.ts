@@ -17,9 +17,12 @@ const dispatched: PublishRequested[] = [];
 let tap: Broker;
 
 const PLANS = JSON.stringify({ free: { competitors: 5, requestsPerWindow: 100000000 } });
+/** How long before its due time a post is claimed (from then on a change answers 409). */
+const CLAIM_LEAD_MS = 2000;
 const SETTINGS = {
   PLANS,
   POSTS_DISPATCH_TICK_MS: '1000',
+  POSTS_DISPATCH_CLAIM_LEAD_MS: String(CLAIM_LEAD_MS),
   // A crash between claim and send leaves a revision DISPATCHED without jobs: the watchdog's
   // question (after this long) has the publisher publish it.
   POSTS_PUBLISH_WATCHDOG_MS: '45000',
@@ -255,8 +258,8 @@ describe('publishing through the gateway', () => {
   }, 200000);
 });
 
-describe('a change racing the due time, with the publisher running', () => {
-  it('loses to the dispatch when it passed its checks before the due time but ends after it: 409, and the network and GET show the scheduled content', async () => {
+describe('a change racing the claim, with the publisher running', () => {
+  it('loses to the dispatch when it passed its checks before the claim but ends after it: 409, and the network and GET show the scheduled content', async () => {
     const c = await api.workspace();
     const profiles = [api.profileOf(c, 'generalNet'), api.profileOf(c, 'professionalNet')];
     const client = api.client(c); // retries: 0, so the 409 below is the edit's own answer
@@ -269,8 +272,8 @@ describe('a change racing the due time, with the publisher running', () => {
     expect(
       (await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId: edited, op: 'schedule' } } })).response.status,
     ).toBe(200);
-    await sleep(Date.parse(dueAt) - 800 - Date.now());
-    // The edit checks the time, then validates with competitors, frozen past the due time.
+    await sleep(Date.parse(dueAt) - CLAIM_LEAD_MS - 800 - Date.now());
+    // The edit checks the time, then validates with competitors, frozen past the claim (and the due time).
     system.signal('competitors', 'SIGSTOP');
     let edit;
     try {
@@ -292,7 +295,7 @@ describe('a change racing the due time, with the publisher running', () => {
     expect([...(await api.createdPerProfile([edited])).values()]).toEqual([1, 1]);
   }, 120000);
 
-  it('keeps the network and GET in agreement for edits and unschedules sent ~100 ms before the due time, with 2 s of network latency', async () => {
+  it('keeps the network and GET in agreement for edits and unschedules sent ~100 ms before the claim, with 2 s of network latency', async () => {
     const c = await api.workspace();
     const profiles = [api.profileOf(c, 'generalNet'), api.profileOf(c, 'professionalNet')];
     const client = api.client(c); // retries: 0: each change is sent once, at its moment of the race
@@ -313,9 +316,9 @@ describe('a change racing the due time, with the publisher running', () => {
         expect((await client.PATCH('/posts/{postId}/stage/{op}', { params: { path: { postId, op: 'schedule' } } })).response.status).toBe(
           200,
         );
-      // Half are edited, half unscheduled, each from 150 ms to 50 ms before the due time: some land
+      // Half are edited, half unscheduled, each from 150 ms to 50 ms before the claim: some land
       // before the dispatch claims the post, some after it.
-      await sleep(Date.parse(dueAt) - 150 - Date.now());
+      await sleep(Date.parse(dueAt) - CLAIM_LEAD_MS - 150 - Date.now());
       const changes = await Promise.all(
         ids.map(async (id, i) => {
           await sleep(i * 9);

@@ -153,13 +153,14 @@ export interface paths {
          *     object. The result is validated like a new post. An IDEA given `publishAt` becomes a DRAFT
          *     (a DRAFT given `publishAt: null` an IDEA). A SCHEDULED post is validated as for publishing,
          *     needs a future `publishAt`, and its publish plan follows (new revision, profiles PENDING).
-         *     PUBLISHED, being published (SCHEDULED and due) and ARCHIVE posts answer 409 `PROTECTED_STAGE`.
+         *     PUBLISHED, being published (SCHEDULED and claimed for publishing, from 5 seconds before
+         *     `publishAt`, a deployment setting) and ARCHIVE posts answer 409 `PROTECTED_STAGE`.
          */
         put: operations["updatePost"];
         post?: never;
         /**
          * Delete a post permanently
-         * @description With its captions, media assignments, labels and network settings. A post being published (SCHEDULED and due) answers 409 `PROTECTED_STAGE`.
+         * @description With its captions, media assignments, labels and network settings. A post being published (SCHEDULED and claimed for publishing, from 5 seconds before `publishAt` on) answers 409 `PROTECTED_STAGE`.
          */
         delete: operations["deletePost"];
         options?: never;
@@ -217,7 +218,7 @@ export interface paths {
                  *     | retry | PUBLISHED_FAILED | SCHEDULED with publishAt = now; only the profiles that did not publish are PENDING and published again |
                  *
                  *     A PUBLISHED_FAILED post published again plans only its profiles that did not publish.
-                 *     On a post being published (SCHEDULED and due), publishNow and unschedule answer 409 `PROTECTED_STAGE`.
+                 *     On a post being published (SCHEDULED and claimed for publishing, from 5 seconds before `publishAt` on), publishNow and unschedule answer 409 `PROTECTED_STAGE`.
                  */
                 op: "submitTeamReview" | "approveTeam" | "rejectTeam" | "submitClientReview" | "approveClient" | "rejectClient" | "schedule" | "publishNow" | "unschedule" | "archive" | "restore" | "retry";
             };
@@ -2033,7 +2034,7 @@ export interface operations {
                  *     | retry | PUBLISHED_FAILED | SCHEDULED with publishAt = now; only the profiles that did not publish are PENDING and published again |
                  *
                  *     A PUBLISHED_FAILED post published again plans only its profiles that did not publish.
-                 *     On a post being published (SCHEDULED and due), publishNow and unschedule answer 409 `PROTECTED_STAGE`.
+                 *     On a post being published (SCHEDULED and claimed for publishing, from 5 seconds before `publishAt` on), publishNow and unschedule answer 409 `PROTECTED_STAGE`.
                  */
                 op: "submitTeamReview" | "approveTeam" | "rejectTeam" | "submitClientReview" | "approveClient" | "rejectClient" | "schedule" | "publishNow" | "unschedule" | "archive" | "restore" | "retry";
             };

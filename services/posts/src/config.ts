@@ -14,9 +14,12 @@ export const postsSpec = {
   // Posts kept in the in-memory lists of all workspaces together (a few KB each).
   listCacheEntries: { env: 'POSTS_LIST_CACHE_ENTRIES', type: 'integer', minimum: 0, default: 100000 },
   // Publishing: how often due posts are looked for, how long before its due time a post is
-  // listed (so its jobs leave at the due time itself), how many are dispatched at once, when the
-  // watchdog first asks about profiles still PENDING and how far apart its questions may grow.
+  // claimed (from then on it is being published and cannot be changed; its jobs leave at the due
+  // time), how long before that it is listed (so the claim is on time), how many are dispatched at
+  // once, when the watchdog first asks about profiles still PENDING and how far apart its questions
+  // may grow.
   dispatchTickMs: { env: 'POSTS_DISPATCH_TICK_MS', type: 'integer', minimum: 50, default: 1000 },
+  dispatchClaimLeadMs: { env: 'POSTS_DISPATCH_CLAIM_LEAD_MS', type: 'integer', minimum: 0, maximum: 60000, default: 5000 },
   dispatchLookAheadMs: { env: 'POSTS_DISPATCH_LOOKAHEAD_MS', type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
   dispatchConcurrency: { env: 'POSTS_DISPATCH_CONCURRENCY', type: 'integer', minimum: 1, default: 200 },
   dispatchBatch: { env: 'POSTS_DISPATCH_BATCH', type: 'integer', minimum: 1, maximum: 1000, default: 50 },

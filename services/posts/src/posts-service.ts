@@ -61,6 +61,7 @@ export class PostsService {
     const dispatcher = new Dispatcher(posts, jobs, {
       tickMs: cfg.dispatchTickMs,
       lookAheadMs: cfg.dispatchLookAheadMs,
+      claimLeadMs: cfg.dispatchClaimLeadMs,
       concurrency: cfg.dispatchConcurrency,
       batchSize: cfg.dispatchBatch,
       watchdogTimeoutMs: cfg.watchdogTimeoutMs,

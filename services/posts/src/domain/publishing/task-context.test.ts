@@ -53,14 +53,21 @@ function recordingQueue() {
   return { queue, seen };
 }
 
-const dispatcherOpts = { tickMs: 1000, lookAheadMs: 2000, concurrency: 2, batchSize: 2, watchdogTimeoutMs: 60000 };
+const dispatcherOpts = { tickMs: 1000, lookAheadMs: 2000, claimLeadMs: 0, concurrency: 2, batchSize: 2, watchdogTimeoutMs: 60000 };
+
+/** Runs the dispatcher until it has sent a job (the post is due: listed, claimed and sent at once). */
+async function runUntilSent(dispatcher: Dispatcher, seen: unknown[]): Promise<void> {
+  dispatcher.start();
+  while (seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+  await dispatcher.stop();
+}
 const traced = { requestId: 'req-schedule-1', correlationId: 'req-schedule-1', workspaceId: 'w1' };
 
 describe('publish jobs carry the id of the request that planned them', () => {
-  it('when a tick dispatches a due post', async () => {
+  it('when the dispatcher sends a due post', async () => {
     const { queue, seen } = recordingQueue();
 
-    await new Dispatcher(postsOf(post('req-schedule-1')), queue, dispatcherOpts, () => now).tick();
+    await runUntilSent(new Dispatcher(postsOf(post('req-schedule-1')), queue, dispatcherOpts, () => now), seen);
 
     expect(seen).toEqual([{ kind: 'publish', job: expect.objectContaining({ postId: 'p1', profileId: 'f1', revision: 2 }), ctx: traced }]);
   });
@@ -90,7 +97,7 @@ describe('publish jobs carry the id of the request that planned them', () => {
   it('falls back to no request id for a revision planned without one', async () => {
     const { queue, seen } = recordingQueue();
 
-    await new Dispatcher(postsOf(post(null)), queue, dispatcherOpts, () => now).tick();
+    await runUntilSent(new Dispatcher(postsOf(post(null)), queue, dispatcherOpts, () => now), seen);
 
     expect(seen.map((s) => s.ctx)).toEqual([{ workspaceId: 'w1' }]);
   });
