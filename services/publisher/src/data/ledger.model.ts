@@ -15,6 +15,9 @@ export interface LedgerDoc {
   accountId: string | null;
   calledAt: Date | null;
   fingerprint: string | null;
+  /** Absent in entries written before these fields existed: null. */
+  idempotencyKeys?: string[] | null;
+  calledUntil?: Date | null;
   networkPostId: string | null;
   publishedAt: Date | null;
   error: JobError | null;
@@ -37,6 +40,8 @@ const ledgerSchema = new Schema<LedgerDoc>(
     accountId: { type: String, default: null },
     calledAt: { type: Date, default: null },
     fingerprint: { type: String, default: null },
+    idempotencyKeys: { type: [String], default: null },
+    calledUntil: { type: Date, default: null },
     networkPostId: { type: String, default: null },
     publishedAt: { type: Date, default: null },
     error: { type: Schema.Types.Mixed, default: null },
