@@ -24,6 +24,11 @@ export interface LedgerDoc {
   final: boolean;
   retryAt: Date | null;
   updatedAt: Date;
+  /**
+   * The `publish_attempts` documents (an earlier release's ledger) merged into this entry by the
+   * upgrade (data/legacy-attempts.ts): each is merged once. Absent in every other entry.
+   */
+  migratedFrom?: string[];
 }
 
 const ledgerSchema = new Schema<LedgerDoc>(
@@ -48,6 +53,7 @@ const ledgerSchema = new Schema<LedgerDoc>(
     final: { type: Boolean, required: true },
     retryAt: { type: Date, default: null },
     updatedAt: { type: Date, required: true },
+    migratedFrom: { type: [String], default: undefined },
   },
   { versionKey: false, collection: 'publish_ledger', minimize: false },
 );

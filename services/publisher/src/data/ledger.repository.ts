@@ -9,7 +9,7 @@ interface PublishedWrite {
   set: Pick<LedgerDoc, 'state' | 'networkPostId' | 'publishedAt' | 'error' | 'final' | 'retryAt' | 'updatedAt'>;
 }
 
-const toEntry = ({ _id, updatedAt: _u, idempotencyKeys, calledUntil, ...rest }: LedgerDoc): LedgerEntry => ({
+const toEntry = ({ _id, updatedAt: _u, migratedFrom: _m, idempotencyKeys, calledUntil, ...rest }: LedgerDoc): LedgerEntry => ({
   key: _id,
   ...rest,
   idempotencyKeys: idempotencyKeys ?? null,
