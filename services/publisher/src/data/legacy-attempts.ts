@@ -165,6 +165,7 @@ export async function migrateLegacyAttempts(conn: Connection, now: () => Date = 
   if ((await db.listCollections({ name: LEGACY_ATTEMPTS_COLLECTION }).toArray()).length === 0) return 0;
   const legacy = db.collection<LegacyAttempt>(LEGACY_ATTEMPTS_COLLECTION);
   const ledger = ledgerModel(conn).collection;
+  log.info('merging the earlier release ledger (publish_attempts) into publish_ledger before taking jobs');
   let merged = 0;
   try {
     const cursor = legacy.find({}, { batchSize: CHUNK });
@@ -208,16 +209,8 @@ async function mergeChunk(ledger: LedgerCollection, chunk: LegacyAttempt[], now:
       const m = mergeLegacyAttempt(entry, a, now);
       if (m) entry = { ...(entry ?? {}), ...m } as Entry;
     }
-    fresh.push({
-      _id: key,
-      ...entry!,
-      ...mergeWrite(
-        null,
-        {},
-        attempts.map((a) => a._id),
-        now,
-      ),
-    });
+    const ids = attempts.map((a) => a._id);
+    fresh.push({ _id: key, ...entry!, ...mergeWrite(null, {}, ids, now) });
   }
   const outcomes = await insertEach(ledger, fresh);
   let merged = 0;
@@ -247,16 +240,10 @@ async function mergeIntoExisting(ledger: LedgerCollection, key: string, attempts
         fields = { ...fields, ...m };
       }
     }
+    const ids = todo.map((a) => a._id);
     const res = await ledger.updateOne(
       { _id: key as never, attemptId: current.attemptId, state: current.state },
-      {
-        $set: mergeWrite(
-          current,
-          fields,
-          todo.map((a) => a._id),
-          now,
-        ),
-      },
+      { $set: mergeWrite(current, fields, ids, now) },
     );
     if (res.matchedCount === 1) return todo.length;
   }
