@@ -9,6 +9,7 @@ import { grpcPostSource } from './clients/posts.client';
 import { grpcCredentialSource } from './clients/profiles.client';
 import { publisherDbName, type PublisherConfig } from './config';
 import { brokerOutbox, invalidJobHandler, publishJobHandler } from './consumers/publish-job.consumer';
+import { migrateLegacyAttempts } from './data/legacy-attempts';
 import { LedgerRepository } from './data/ledger.repository';
 import { ledgerModel, networkPostClaimModel } from './data/ledger.model';
 import { PublishJob } from './domain/publish-job.use-case';
@@ -41,6 +42,9 @@ export class PublisherService {
     ledgerModel(mongo);
     networkPostClaimModel(mongo);
     await syncIndexes(mongo);
+    // Before any job: an entry of the earlier release's ledger that is not here yet would let a job
+    // publish again what that release published (or may have).
+    await migrateLegacyAttempts(mongo);
     const broker = await Broker.connect({
       url: cfg.amqpUrl,
       connectionName: 'publisher',

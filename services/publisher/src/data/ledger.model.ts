@@ -15,12 +15,20 @@ export interface LedgerDoc {
   accountId: string | null;
   calledAt: Date | null;
   fingerprint: string | null;
+  /** Absent in entries written before these fields existed: null. */
+  idempotencyKeys?: string[] | null;
+  calledUntil?: Date | null;
   networkPostId: string | null;
   publishedAt: Date | null;
   error: JobError | null;
   final: boolean;
   retryAt: Date | null;
   updatedAt: Date;
+  /**
+   * The `publish_attempts` documents (an earlier release's ledger) merged into this entry by the
+   * upgrade (data/legacy-attempts.ts): each is merged once. Absent in every other entry.
+   */
+  migratedFrom?: string[];
 }
 
 const ledgerSchema = new Schema<LedgerDoc>(
@@ -37,12 +45,15 @@ const ledgerSchema = new Schema<LedgerDoc>(
     accountId: { type: String, default: null },
     calledAt: { type: Date, default: null },
     fingerprint: { type: String, default: null },
+    idempotencyKeys: { type: [String], default: null },
+    calledUntil: { type: Date, default: null },
     networkPostId: { type: String, default: null },
     publishedAt: { type: Date, default: null },
     error: { type: Schema.Types.Mixed, default: null },
     final: { type: Boolean, required: true },
     retryAt: { type: Date, default: null },
     updatedAt: { type: Date, required: true },
+    migratedFrom: { type: [String], default: undefined },
   },
   { versionKey: false, collection: 'publish_ledger', minimize: false },
 );

@@ -9,7 +9,12 @@ interface PublishedWrite {
   set: Pick<LedgerDoc, 'state' | 'networkPostId' | 'publishedAt' | 'error' | 'final' | 'retryAt' | 'updatedAt'>;
 }
 
-const toEntry = ({ _id, updatedAt: _u, ...rest }: LedgerDoc): LedgerEntry => ({ key: _id, ...rest });
+const toEntry = ({ _id, updatedAt: _u, migratedFrom: _m, idempotencyKeys, calledUntil, ...rest }: LedgerDoc): LedgerEntry => ({
+  key: _id,
+  ...rest,
+  idempotencyKeys: idempotencyKeys ?? null,
+  calledUntil: calledUntil ?? null,
+});
 
 /** The fields of a new attempt (the first of a key, or one after NOT_PUBLISHED). */
 function attemptFields(start: AttemptStart, attempts: number, now: Date) {
@@ -17,6 +22,9 @@ function attemptFields(start: AttemptStart, attempts: number, now: Date) {
     revision: start.revision,
     attemptId: randomUUID(),
     attempts,
+    // A new attempt sends the entry's key and is called once, now.
+    idempotencyKeys: null,
+    calledUntil: null,
     networkPostId: null,
     publishedAt: null,
     retryAt: null,

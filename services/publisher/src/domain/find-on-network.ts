@@ -24,12 +24,18 @@ export interface FoundPost {
   publishedAt: string;
 }
 
+/** When the latest call of an entry's attempt may have been sent: "not found" counts from then. */
+export const lastCallOf = (entry: LedgerEntry): Date | null => entry.calledUntil ?? entry.calledAt;
+
 /**
  * Whether the network holds the post of an attempt whose outcome is unknown: by key where the
  * network keeps keys (within its window), else among the account's recent posts, matched on the
  * attempt's content fingerprint (which leaves out per-try values such as signed media URLs).
  * Returns the post, null when it certainly does not hold it, or 'unsettled' when it does not
- * (yet) but the attempt might still land. Throws when the network cannot be asked.
+ * (yet) but the attempt might still land. 'unknowable' when no question can ever tell: the network
+ * keeps no key for it (none, or its window passed) and the attempt recorded no fingerprint (an
+ * attempt of a release before the ledger), so not finding a match proves nothing. Throws when the
+ * network cannot be asked.
  */
 export async function findOnNetwork(
   network: NetworkAdapter,
@@ -38,15 +44,26 @@ export async function findOnNetwork(
   creds: AccountRef,
   settle: SettleTimes,
   now: Date,
-): Promise<FoundPost | null | 'unsettled'> {
+): Promise<FoundPost | null | 'unsettled' | 'unknowable'> {
+  // The key window runs from the post the key created, so from the first call at the earliest.
   const calledAt = entry.calledAt ?? now;
+  const lastCall = lastCallOf(entry) ?? now;
   const keys = publishingTraits(entry.net as NetworkCode).idempotency;
-  const found =
-    keys.keys === 'window' && now.getTime() - calledAt.getTime() < keys.windowMs
-      ? await network.lookupPublished({ ...creds, idempotencyKey: entry.key })
-      : await byContent(network, ledger, entry, creds, settle, now);
+  let found: FoundPost | null | 'unsettled';
+  if (keys.keys === 'window' && now.getTime() - calledAt.getTime() < keys.windowMs) found = await byKey(network, entry, creds);
+  else if (!entry.fingerprint) return 'unknowable';
+  else found = await byContent(network, ledger, entry, creds, settle, now);
   if (found) return found;
-  return now.getTime() >= calledAt.getTime() + settle.settleMs(entry.net) ? null : 'unsettled';
+  return now.getTime() >= lastCall.getTime() + settle.settleMs(entry.net) ? null : 'unsettled';
+}
+
+/** The post held under any key the attempt sent (an attempt of an earlier release may have sent several). */
+async function byKey(network: NetworkAdapter, entry: LedgerEntry, creds: AccountRef): Promise<FoundPost | null> {
+  for (const idempotencyKey of entry.idempotencyKeys?.length ? entry.idempotencyKeys : [entry.key]) {
+    const found = await network.lookupPublished({ ...creds, idempotencyKey });
+    if (found) return found;
+  }
+  return null;
 }
 
 /**
@@ -77,7 +94,7 @@ async function byContent(
   // name its post: a match may be that post, which it owns from then on without a claim. Taking it
   // now would show this attempt PUBLISHED with a post it did not create. Asked again once they know.
   const answerable = (await ledger.callingWithSameContent(entry)).filter(
-    (o) => now.getTime() < (o.calledAt ?? now).getTime() + settle.settleMs(o.net),
+    (o) => now.getTime() < (lastCallOf(o) ?? now).getTime() + settle.settleMs(o.net),
   );
   if (answerable.length > 0) return 'unsettled';
   matches.sort((a, b) => Date.parse(a.publishedAt) - Date.parse(b.publishedAt));

@@ -87,6 +87,18 @@ export interface LedgerEntry {
   accountId: string | null;
   calledAt: Date | null;
   fingerprint: string | null;
+  /**
+   * The idempotency keys the latest attempt sent, when not `key`: an attempt of a release before
+   * the ledger (`publish_attempts`) sent `${postId}:${profileId}:${revision}`, one key per revision
+   * it tried. Null: `key`.
+   */
+  idempotencyKeys: string[] | null;
+  /**
+   * The latest moment a call of the latest attempt may have been sent, when later than `calledAt`
+   * (an attempt of an earlier release called again under one attempt; `calledAt` is then its first
+   * call). Null: `calledAt`.
+   */
+  calledUntil: Date | null;
   networkPostId: string | null;
   publishedAt: Date | null;
   error: JobError | null;

@@ -3,7 +3,7 @@ import { AppError, ErrorCodes } from '@social/errors';
 import { publishOutcomes } from '@social/metrics';
 import { contentFingerprint, isNetworkCode, NetworkError, type AccountRef, type NetworkAdapter, type PublishPost } from '@social/networks';
 import { jobLog as log } from '../logger';
-import { findOnNetwork, type SettleTimes } from './find-on-network';
+import { findOnNetwork, lastCallOf, type SettleTimes } from './find-on-network';
 import type { AttemptStart, CredentialSource, JobError, JobMeta, JobOutbox, Ledger, LedgerEntry, MediaSource, PostSource } from './ports';
 import { nextTry, type RetryPolicy } from './retry-policy';
 
@@ -219,6 +219,24 @@ export class PublishJob {
         meta,
       );
     }
+    if (found === 'unknowable') {
+      // Nothing the worker can ask will ever tell: it stops asking. The posts watchdog's questions
+      // (which never stop while the profile is PENDING) still come, and are answered the same way.
+      const keys = (entry.idempotencyKeys?.length ? entry.idempotencyKeys : [entry.key]).join(', ');
+      return this.stillUnknown(
+        job,
+        entry,
+        {
+          code: 'PUBLISH_OUTCOME_UNKNOWN',
+          message:
+            `An earlier release sent this publish (idempotency key ${keys}) without recording its content, and the ` +
+            'network keeps no key for it (none, or no longer): whether it created the post cannot be told, so it is not published again. ' +
+            'Check the account on the network.',
+        },
+        meta,
+        false,
+      );
+    }
     if (found === 'unsettled') {
       return this.stillUnknown(
         job,
@@ -232,15 +250,19 @@ export class PublishJob {
     return this.retryLater(job, entry, { code: 'PUBLISH_NOT_ON_NETWORK', message: 'The network did not receive the post.' }, meta, 0);
   }
 
-  /** The attempt may have created the post: shown as such, and reconciled when it can be settled. */
-  private async stillUnknown(job: PublishRequested, entry: LedgerEntry, error: JobError, meta: JobMeta): Promise<void> {
+  /**
+   * The attempt may have created the post: shown as such, and reconciled when it can be settled
+   * (`askAgain` false: when no question can ever settle it).
+   */
+  private async stillUnknown(job: PublishRequested, entry: LedgerEntry, error: JobError, meta: JobMeta, askAgain = true): Promise<void> {
     if (entry.error?.code !== error.code || entry.error.message !== error.message) {
       await this.d.ledger.unsettled(entry, error);
       await this.emit(job, { status: 'UNKNOWN', error, attempts: entry.attempts }, meta);
     }
+    if (!askAgain) return;
     // The next question: not before the attempt can no longer land, then less and less often.
     // (In a reconcile job `attempt` counts the questions asked.)
-    const earliest = (entry.calledAt?.getTime() ?? this.now().getTime()) + this.d.settle.settleMs(job.net);
+    const earliest = (lastCallOf(entry)?.getTime() ?? this.now().getTime()) + this.d.settle.settleMs(job.net);
     const round = (job.mode === 'reconcile' ? (job.attempt ?? 1) : 0) + 1;
     const notBefore = Math.max(earliest, this.now().getTime() + nextTry(round, this.d.retry));
     await this.d.outbox.later({ ...job, mode: 'reconcile', attempt: round, notBefore: new Date(notBefore).toISOString() }, meta);

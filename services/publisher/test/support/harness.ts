@@ -7,6 +7,7 @@ import {
   publishCompleted,
   publishJobEventId,
   publishRequested,
+  reconcileJobEventId,
   type PublishCompleted,
   type ProfileAuthRevoked,
   type PublishRequested,
@@ -110,6 +111,12 @@ export class PublisherHarness {
     await this.broker.publish(publishRequested, payload, { workspaceId, id: publishJobEventId(payload) });
   }
 
+  /** The posts watchdog's question about a job (round `round` of its checks). */
+  async reconcile(job: PublishRequested, round = 1, workspaceId = 'w1'): Promise<void> {
+    const payload = { ...job, mode: 'reconcile' as const };
+    await this.broker.publish(publishRequested, payload, { workspaceId, id: reconcileJobEventId(payload, round) });
+  }
+
   /** A job as the posts dispatcher sends it: the content travels with it. */
   job(postId: string, profileId: string, net: string, overrides: Partial<PublishRequested> & { caption?: string } = {}): PublishRequested {
     const { caption, ...rest } = overrides;
@@ -141,6 +148,18 @@ export class PublisherHarness {
     const key = `${postId}:${profileId}`;
     const { clientKeys } = await this.sandbox('GET', `/sandbox/admin/published?clientKeyPrefix=${encodeURIComponent(key)}`);
     return (clientKeys as { clientKey: string; created: number }[]).filter((k) => k.clientKey === key).reduce((n, k) => n + k.created, 0);
+  }
+
+  /**
+   * Like created(), counting also the posts created under the keys releases before the ledger sent
+   * (`${postId}:${profileId}:${revision}`, one per revision).
+   */
+  async createdUnderAnyKey(postId: string, profileId: string): Promise<number> {
+    const key = `${postId}:${profileId}`;
+    const { clientKeys } = await this.sandbox('GET', `/sandbox/admin/published?clientKeyPrefix=${encodeURIComponent(key)}`);
+    return (clientKeys as { clientKey: string; created: number }[])
+      .filter((k) => k.clientKey === key || k.clientKey.startsWith(`${key}:`))
+      .reduce((n, k) => n + k.created, 0);
   }
 
   /** Puts bytes on the jobs route as they are, bypassing envelope validation (what a buggy producer sends). */
