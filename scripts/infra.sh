@@ -250,6 +250,21 @@ case "${1:-up}" in
     [ -x "$stock/bin/ferretdb" ] || build_ferretdb "$stock" >&2
     printf '%s\n%s\n' "$FERRETDB_BIN" "$stock/bin/ferretdb"
     ;;
+  ferretdb-build)
+    # For `pnpm bench db`: prints the path of a build with the given patch files applied in the
+    # given order (none: as released), cached per patch content like ours.
+    shift
+    patches=()
+    for p in "$@"; do patches+=("$(realpath "$p")"); done
+    set -- "${patches[@]}"
+    if [ $# -eq 0 ]; then
+      home=$STATE_DIR/ferretdb-$FERRETDB_VERSION-stock
+    else
+      home=$STATE_DIR/ferretdb-$FERRETDB_VERSION-$(cat "$@" | sha256sum | cut -c1-12)
+    fi
+    [ -x "$home/bin/ferretdb" ] || build_ferretdb "$home" "$@" >&2
+    echo "$home/bin/ferretdb"
+    ;;
   s3-credentials)
     # For the tests and `pnpm start`: the local store's credentials file (made by `up`).
     echo "$S3_STATE/credentials.env"
@@ -257,5 +272,5 @@ case "${1:-up}" in
   stop-ferretdb)
     [ -f "$STATE_DIR/ferretdb.pid" ] && kill "$(cat "$STATE_DIR/ferretdb.pid")" 2>/dev/null || true
     ;;
-  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds|s3-credentials]" ;;
+  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds|ferretdb-build [patch...]|s3-credentials]" ;;
 esac
