@@ -188,7 +188,11 @@ let seq = 0;
 const workloads = [
   { key: 'insert', label: 'insert', op: (s) => (c) => s.col.insertOne({ _id: `i-${++seq}`, c, text: 'x'.repeat(200), at: new Date() }) },
   { key: 'find', label: 'find by _id', op: (s) => (c, i) => s.col.findOne({ _id: `f-${(c * 7919 + i + 1) % 1000}` }) },
-  { key: 'update', label: 'update (uncontended)', op: (s) => (c, i) => s.col.updateOne({ _id: `u-${c}-${(i + 50) % 50}` }, { $inc: { n: 1 } }) },
+  {
+    key: 'update',
+    label: 'update (uncontended)',
+    op: (s) => (c, i) => s.col.updateOne({ _id: `u-${c}-${(i + 50) % 50}` }, { $inc: { n: 1 } }),
+  },
   {
     key: 'cas-hot',
     label: 'compare-and-set (contended)',
@@ -224,7 +228,10 @@ const workloads = [
       const ids = Array.from({ length: 20 }, (_, k) => postId(c, (i + 1) * 20 + k + POSTS_PER_CLIENT));
       const r = await s.posts.bulkWrite(
         ids.map((_id) => ({
-          replaceOne: { filter: { workspaceId: workspaceOf(c), _id, version: s.versions.get(_id) }, replacement: post(_id, workspaceOf(c), s.versions.get(_id) + 1) },
+          replaceOne: {
+            filter: { workspaceId: workspaceOf(c), _id, version: s.versions.get(_id) },
+            replacement: post(_id, workspaceOf(c), s.versions.get(_id) + 1),
+          },
         })),
         { ordered: false },
       );
@@ -305,7 +312,12 @@ try {
   }
   console.log(`\nFerretDB v1.24.2 builds ${servers.map((s) => s.label).join(' vs ')}, ${ROUNDS} rounds of ${SECONDS} s, alternating\n`);
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  console.log(table(rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? '']))), columns));
+  console.log(
+    table(
+      rows.map((r) => Object.fromEntries(columns.map((c) => [c, r[c] ?? '']))),
+      columns,
+    ),
+  );
 } finally {
   for (const s of servers) await s.stop().catch(() => undefined);
 }
