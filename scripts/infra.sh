@@ -244,7 +244,7 @@ case "${1:-up}" in
     say "ready: mongo ${MONGO_URL:-mongodb://127.0.0.1:$FERRETDB_PORT/} amqp ${AMQP_URL:-amqp://127.0.0.1:5672} redis ${REDIS_URL:-redis://127.0.0.1:6379}"
     ;;
   ferretdb-builds)
-    # For `pnpm bench db`: prints the path of our build and of FerretDB as released (built once).
+    # Prints the path of our build and of FerretDB as released (built once).
     [ -x "$FERRETDB_BIN" ] || build_ferretdb >&2
     stock=$STATE_DIR/ferretdb-$FERRETDB_VERSION-stock
     [ -x "$stock/bin/ferretdb" ] || build_ferretdb "$stock" >&2
