@@ -12,6 +12,12 @@
 -- statement with its bound values (plan_cache_mode = force_custom_plan), so `_jsonb -> '_id'`
 -- matches the index expression. PostgreSQL still checks every row it returns and FerretDB filters
 -- again afterwards, so results are exactly what a full scan gives; only the speed changes.
+--
+-- plan_cache_mode here is for builds that push keys down as parameters (FerretDB as released,
+-- conditional-writes.patch alone; bench/db.mjs runs them). Ours (fast-writes.patch) sets
+-- plan_cache_mode = auto on its own connections: it pushes _id down as the _id index's expression,
+-- so lookups and writes by _id may keep a generic plan, and runs other filtered queries as unnamed
+-- statements, which PostgreSQL plans with their values every time.
 -- Applied by scripts/infra.sh to the FerretDB database before FerretDB starts; idempotent.
 
 SET client_min_messages = warning;

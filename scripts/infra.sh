@@ -244,11 +244,26 @@ case "${1:-up}" in
     say "ready: mongo ${MONGO_URL:-mongodb://127.0.0.1:$FERRETDB_PORT/} amqp ${AMQP_URL:-amqp://127.0.0.1:5672} redis ${REDIS_URL:-redis://127.0.0.1:6379}"
     ;;
   ferretdb-builds)
-    # For `pnpm bench db`: prints the path of our build and of FerretDB as released (built once).
+    # Prints the path of our build and of FerretDB as released (built once).
     [ -x "$FERRETDB_BIN" ] || build_ferretdb >&2
     stock=$STATE_DIR/ferretdb-$FERRETDB_VERSION-stock
     [ -x "$stock/bin/ferretdb" ] || build_ferretdb "$stock" >&2
     printf '%s\n%s\n' "$FERRETDB_BIN" "$stock/bin/ferretdb"
+    ;;
+  ferretdb-build)
+    # For `pnpm bench db`: prints the path of a build with the given patch files applied in the
+    # given order (none: as released), cached per patch content like ours.
+    shift
+    patches=()
+    for p in "$@"; do patches+=("$(realpath "$p")"); done
+    set -- "${patches[@]}"
+    if [ $# -eq 0 ]; then
+      home=$STATE_DIR/ferretdb-$FERRETDB_VERSION-stock
+    else
+      home=$STATE_DIR/ferretdb-$FERRETDB_VERSION-$(cat "$@" | sha256sum | cut -c1-12)
+    fi
+    [ -x "$home/bin/ferretdb" ] || build_ferretdb "$home" "$@" >&2
+    echo "$home/bin/ferretdb"
     ;;
   s3-credentials)
     # For the tests and `pnpm start`: the local store's credentials file (made by `up`).
@@ -257,5 +272,5 @@ case "${1:-up}" in
   stop-ferretdb)
     [ -f "$STATE_DIR/ferretdb.pid" ] && kill "$(cat "$STATE_DIR/ferretdb.pid")" 2>/dev/null || true
     ;;
-  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds|s3-credentials]" ;;
+  *) die "usage: infra.sh [up|stop-ferretdb|ferretdb-builds|ferretdb-build [patch...]|s3-credentials]" ;;
 esac
