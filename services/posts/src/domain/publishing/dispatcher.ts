@@ -84,9 +84,16 @@ export class Dispatcher {
     while (this.work.size > 0) await Promise.all(this.work);
   }
 
-  /** Lists the revisions due soon that this replica does not hold yet. */
+  /**
+   * Lists the revisions due soon that this replica does not hold yet. Not while claims are behind
+   * (a revision whose claim time has passed is still waiting): a listing reads every waiting post
+   * of the coming minutes whole, those already held included, and what it could add would only
+   * queue behind them. In a burst of thousands that re-reading, once a tick, cost more database
+   * work than the claims themselves.
+   */
   tick(): Promise<void> {
     if (this.listing || this.stopped) return this.listing ?? Promise.resolve();
+    if (this.claimsBehind()) return Promise.resolve();
     const task = this.listDue()
       .catch((err) => void log.warn('dispatch tick failed; the next tick tries again', errorFields(err)))
       .finally(() => {
@@ -94,6 +101,11 @@ export class Dispatcher {
       });
     this.listing = task;
     return task;
+  }
+
+  private claimsBehind(): boolean {
+    const first = this.toClaim[0];
+    return first !== undefined && first.dueAt.getTime() - this.opts.claimLeadMs <= this.now().getTime();
   }
 
   /** publishNow and retry: the revision is due now; claim and send it without waiting for a tick. */
