@@ -107,7 +107,10 @@ export class Dispatcher {
   private async listDue(): Promise<void> {
     const now = this.now();
     const horizon = new Date(now.getTime() + this.opts.claimLeadMs + this.opts.lookAheadMs);
-    const fresh = (await this.posts.waitingUntil(horizon, now)).filter((d) => !this.held.has(keyOf(d)));
+    // What this replica held when the scan began may have been claimed and sent (and let go) while
+    // it ran: the scan's WAITING copy of it is stale. The next scan lists it if it is still waiting.
+    const heldBefore = new Set(this.held);
+    const fresh = (await this.posts.waitingUntil(horizon, now)).filter((d) => !this.held.has(keyOf(d)) && !heldBefore.has(keyOf(d)));
     if (fresh.length === 0 || this.stopped) return;
     for (const due of fresh) this.held.add(keyOf(due));
     this.toClaim.push(...fresh);

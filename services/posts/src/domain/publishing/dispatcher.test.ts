@@ -1,0 +1,168 @@
+import type { PublishRequested } from '@social/contracts';
+import { setLogLevel } from '@social/logger';
+import type { PostRecord } from '../posts/post.types';
+import { Dispatcher, type DispatcherOptions } from './dispatcher';
+import type { DueRevision, JobQueue, PublishingPosts } from './ports';
+
+// The dispatcher warns by design (hand-backs, failed claims); TEST_LOG_LEVEL=warn shows it.
+setLogLevel(process.env['TEST_LOG_LEVEL'] ?? 'error');
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(what: () => boolean, ms = 2000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(2);
+  }
+}
+
+/** A promise to hold a fake's answer until the test lets it go. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { open, opened };
+}
+
+const post = (id: string, dueAt: Date): PostRecord =>
+  ({
+    id,
+    workspaceId: 'w1',
+    type: 'STATUS',
+    stage: 'SCHEDULED',
+    revision: 1,
+    publishAt: dueAt,
+    captions: [{ plainText: id, firstComment: null, net: null }],
+    medias: [],
+    links: [],
+    networks: {},
+    plan: [{ profileId: 'f1', status: 'PENDING', revision: 1, networkPostId: null, reason: null }],
+    profileNets: { f1: 'generalNet' },
+    dispatch: { state: 'WAITING', dueAt, requestId: null, checkAt: null, rounds: 0 },
+    version: 1,
+  }) as unknown as PostRecord;
+
+/**
+ * Posts as the repository keeps them: a scan reads what is WAITING when it runs; a claim is a
+ * compare-and-set conditional on the revision and WAITING, so a second claim of a revision gets null.
+ */
+function store(...initial: PostRecord[]) {
+  const posts = new Map(initial.map((p) => [p.id, p]));
+  const claims: string[] = [];
+  /** Each claim command's revisions, as it starts. */
+  const commands: string[][] = [];
+  const hooks: {
+    /** Holds a scan's answer (read when it started) until it resolves. */
+    scanGate?: Promise<void>;
+    /** Holds a claim command until it resolves. */
+    claimGate?: Promise<void>;
+    onScan?: () => void;
+  } = {};
+  const claim = (due: DueRevision, checkAt: Date): PostRecord | null => {
+    claims.push(due.postId);
+    const p = posts.get(due.postId);
+    if (!p || p.revision !== due.revision || p.dispatch?.state !== 'WAITING') return null;
+    const next = { ...p, dispatch: { ...p.dispatch, state: 'DISPATCHED' as const, checkAt }, version: p.version + 1 };
+    posts.set(p.id, next);
+    return next;
+  };
+  const fake: PublishingPosts = {
+    async waitingUntil(horizon) {
+      const read = [...posts.values()]
+        .filter((p) => p.dispatch?.state === 'WAITING' && p.dispatch.dueAt.getTime() <= horizon.getTime())
+        .map((p) => ({ workspaceId: p.workspaceId, postId: p.id, revision: p.revision, dueAt: p.dispatch!.dueAt }));
+      const held = hooks.scanGate;
+      if (held) await held;
+      hooks.onScan?.();
+      return read;
+    },
+    async claimForDispatch(due, checkAt) {
+      return claim(due, checkAt);
+    },
+    async claimManyForDispatch(due, checkAt) {
+      commands.push(due.map((d) => d.postId));
+      const held = hooks.claimGate;
+      if (held) await held;
+      return due.map((d) => claim(d, checkAt));
+    },
+    async dueForCheck() {
+      return [];
+    },
+    async modify(_ws, id, change) {
+      const p = posts.get(id);
+      if (!p) return null;
+      const next = change(p);
+      if (next) posts.set(id, next);
+      return next ?? p;
+    },
+  };
+  return { fake, posts, claims, commands, hooks };
+}
+
+function queue() {
+  const sent: PublishRequested[] = [];
+  const hooks: { sendGate?: Promise<void> } = {};
+  const jobs: JobQueue = {
+    async publishJob(job) {
+      const held = hooks.sendGate;
+      if (held) await held;
+      sent.push(job);
+    },
+    async reconcileJob() {},
+  };
+  return { jobs, sent, hooks };
+}
+
+// Ticks only when a test calls tick(): a tick of an hour never comes on its own.
+const opts: DispatcherOptions = {
+  tickMs: 3_600_000,
+  lookAheadMs: 2000,
+  claimLeadMs: 5000,
+  concurrency: 10,
+  batchSize: 50,
+  watchdogTimeoutMs: 600_000,
+};
+
+describe('Dispatcher', () => {
+  let d: Dispatcher | undefined;
+  afterEach(async () => {
+    await d?.stop().catch(() => undefined);
+    d = undefined;
+  });
+
+  it('sends an overdue post once', async () => {
+    const s = store(post('p1', new Date(Date.now() - 1000)));
+    const q = queue();
+    d = new Dispatcher(s.fake, q.jobs, opts);
+    d.start();
+    await until(() => q.sent.length === 1);
+    await sleep(20);
+    expect(q.sent.map((j) => j.postId)).toEqual(['p1']);
+    expect(s.claims).toEqual(['p1']);
+  });
+
+  it('does not claim again a revision it sent while a slower listing was under way', async () => {
+    // A listing reads the post WAITING, and answers only after this replica claimed and sent it
+    // (a backlog drained after downtime: listings now overlap claims and sends).
+    const s = store(post('p1', new Date(Date.now() - 1000)));
+    const q = queue();
+    const claimGate = gate();
+    s.hooks.claimGate = claimGate.opened;
+    d = new Dispatcher(s.fake, q.jobs, opts);
+    d.start();
+    await until(() => s.commands.length === 1); // the first listing is over, its claim is held
+    const scanGate = gate();
+    s.hooks.scanGate = scanGate.opened;
+    const second = d.tick(); // reads p1 WAITING, answers later
+    await sleep(5);
+    s.hooks.scanGate = undefined;
+    claimGate.open();
+    await until(() => q.sent.length === 1);
+    await sleep(5);
+    scanGate.open();
+    await second;
+    await sleep(20);
+
+    expect(q.sent.map((j) => j.postId)).toEqual(['p1']);
+    expect(s.claims).toEqual(['p1']); // no second claim command for what was already sent
+  });
+});
