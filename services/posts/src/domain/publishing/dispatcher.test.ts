@@ -165,4 +165,27 @@ describe('Dispatcher', () => {
     expect(q.sent.map((j) => j.postId)).toEqual(['p1']);
     expect(s.claims).toEqual(['p1']); // no second claim command for what was already sent
   });
+
+  it('on stop, hands back the claimed revisions still queued for a send slot instead of sending them', async () => {
+    // Claims are no longer bounded by `concurrency`: behind a slow broker every due post is claimed
+    // and queues for a slot. A replica that stops sends what is in flight and hands back the rest.
+    const due = new Date(Date.now() - 1000);
+    const s = store(post('p1', due), post('p2', due), post('p3', due));
+    const q = queue();
+    const sendGate = gate();
+    q.hooks.sendGate = sendGate.opened;
+    d = new Dispatcher(s.fake, q.jobs, { ...opts, concurrency: 1 });
+    d.start();
+    await until(() => s.claims.length === 3);
+    await sleep(10); // p1 is being sent; p2 and p3 wait for the slot
+
+    const stopped = d.stop();
+    await sleep(10);
+    sendGate.open();
+    await stopped;
+
+    expect(q.sent.map((j) => j.postId)).toEqual(['p1']);
+    for (const id of ['p2', 'p3']) expect(s.posts.get(id)!.dispatch).toMatchObject({ state: 'WAITING', dueAt: due, checkAt: null });
+    expect(s.posts.get('p1')!.dispatch!.state).toBe('DISPATCHED');
+  });
 });

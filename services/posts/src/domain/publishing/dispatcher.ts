@@ -181,6 +181,9 @@ export class Dispatcher {
       if (!(await this.untilDue(due.dueAt))) return await this.handBack(post, due.dueAt); // stopping: another replica sends it
       await this.takeSendSlot();
       try {
+        // Stopping while it waited for a slot (claims are not bounded by the sends): it has not
+        // been sent, so another replica sends it rather than this one after all those before it.
+        if (this.stopped) return await this.handBack(post, due.dueAt);
         await this.send(post);
       } finally {
         this.releaseSendSlot();
