@@ -1,5 +1,6 @@
 import type { PublishRequested } from '@social/contracts';
 import { setLogLevel } from '@social/logger';
+import { runInThisContext } from 'node:vm';
 import type { PostRecord } from '../posts/post.types';
 import { Dispatcher, type DispatcherOptions } from './dispatcher';
 import type { DueRevision, JobQueue, PublishingPosts } from './ports';
@@ -187,5 +188,27 @@ describe('Dispatcher', () => {
     expect(q.sent.map((j) => j.postId)).toEqual(['p1']);
     for (const id of ['p2', 'p3']) expect(s.posts.get(id)!.dispatch).toMatchObject({ state: 'WAITING', dueAt: due, checkAt: null });
     expect(s.posts.get('p1')!.dispatch!.state).toBe('DISPATCHED');
+  });
+
+  it('waits for the due times of many claimed posts without a "possible memory leak" warning', async () => {
+    // The burst this lead is for: many posts claimed ahead, each waiting for its due time.
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`);
+    // Node emits its warnings on the real process, not on the one jest gives the test.
+    const realProcess = runInThisContext('process') as NodeJS.Process;
+    realProcess.on('warning', onWarning);
+    try {
+      const due = new Date(Date.now() + 300);
+      const s = store(...Array.from({ length: 20 }, (_, i) => post(`p${i}`, due)));
+      const q = queue();
+      d = new Dispatcher(s.fake, q.jobs, { ...opts, concurrency: 20 });
+      d.start();
+      await until(() => q.sent.length === 20);
+      await sleep(10); // warnings are emitted on the next tick
+    } finally {
+      realProcess.off('warning', onWarning);
+    }
+
+    expect(warnings).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PublishContent, PublishRequested } from '@social/contracts';
 import { createLogger, errorFields, type Logger } from '@social/logger';
@@ -66,7 +67,10 @@ export class Dispatcher {
     private readonly jobs: JobQueue,
     private readonly opts: DispatcherOptions,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    // Every claimed post waits for its due time on this signal: a burst is many listeners, not a leak.
+    setMaxListeners(0, this.stopping.signal);
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
