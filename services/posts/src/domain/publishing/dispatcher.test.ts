@@ -211,4 +211,91 @@ describe('Dispatcher', () => {
 
     expect(warnings).toEqual([]);
   });
+
+  it('claims ahead, with the watchdog looking from the due time, and sends at the due time', async () => {
+    const due = new Date(Date.now() + 300);
+    const s = store(post('p1', due));
+    const q = queue();
+    let sentAt = 0;
+    const publish = q.jobs.publishJob;
+    q.jobs.publishJob = async (job, ws) => {
+      sentAt = Date.now();
+      await publish(job, ws);
+    };
+    d = new Dispatcher(s.fake, q.jobs, opts);
+    d.start();
+    await until(() => s.posts.get('p1')!.dispatch!.state === 'DISPATCHED');
+    expect(Date.now()).toBeLessThan(due.getTime());
+    expect(s.posts.get('p1')!.dispatch!.checkAt).toEqual(new Date(due.getTime() + opts.watchdogTimeoutMs));
+
+    await until(() => q.sent.length === 1);
+    expect(sentAt).toBeGreaterThanOrEqual(due.getTime());
+  });
+
+  it('hands back, with its due time, a revision claimed ahead when it stops before that time', async () => {
+    const due = new Date(Date.now() + 400);
+    const s = store(post('p1', due));
+    const q = queue();
+    d = new Dispatcher(s.fake, q.jobs, opts);
+    d.start();
+    await until(() => s.posts.get('p1')!.dispatch!.state === 'DISPATCHED');
+
+    await d.stop();
+
+    expect(q.sent).toEqual([]);
+    expect(s.posts.get('p1')!.dispatch).toMatchObject({ state: 'WAITING', dueAt: due, checkAt: null });
+    expect((d as unknown as { held: Set<string> }).held.size).toBe(0);
+  });
+
+  it('hands back a revision whose claim completes after stop began', async () => {
+    const due = new Date(Date.now() + 2000);
+    const s = store(post('p1', due));
+    const q = queue();
+    const claimGate = gate();
+    s.hooks.claimGate = claimGate.opened;
+    d = new Dispatcher(s.fake, q.jobs, opts);
+    d.start();
+    await until(() => s.commands.length === 1);
+
+    const stopped = d.stop();
+    claimGate.open();
+    await stopped;
+
+    expect(q.sent).toEqual([]);
+    expect(s.posts.get('p1')!.dispatch).toMatchObject({ state: 'WAITING', dueAt: due });
+  });
+
+  it('lets go of a batch whose claim throws: the next listing claims it again', async () => {
+    const s = store(post('p1', new Date(Date.now() - 1000)));
+    const q = queue();
+    const claim = s.fake.claimManyForDispatch;
+    let failures = 1;
+    s.fake.claimManyForDispatch = async (due, checkAt) => {
+      if (failures-- > 0) throw new Error('database unavailable');
+      return claim(due, checkAt);
+    };
+    d = new Dispatcher(s.fake, q.jobs, opts);
+    d.start();
+    await sleep(30);
+    expect(q.sent).toEqual([]);
+
+    await d.tick();
+    await until(() => q.sent.length === 1);
+    expect(q.sent.map((j) => j.postId)).toEqual(['p1']);
+  });
+
+  it('sends nothing for a revision replaced after it was listed, and sends the new one at its time', async () => {
+    const s = store(post('p1', new Date(Date.now() + 5500)));
+    const q = queue();
+    d = new Dispatcher(s.fake, q.jobs, { ...opts, claimLeadMs: 5000 });
+    d.start();
+    await sleep(20); // listed, its claim half a second away
+    const edited = post('p1', new Date(Date.now() + 300));
+    s.posts.set('p1', { ...edited, revision: 2, plan: [{ ...edited.plan[0]!, revision: 2 }], version: 2 });
+    await d.tick();
+
+    await until(() => q.sent.length === 1);
+    await sleep(700); // the first revision's claim time has come and gone
+    expect(q.sent.map((j) => [j.postId, j.revision])).toEqual([['p1', 2]]);
+  });
 });
