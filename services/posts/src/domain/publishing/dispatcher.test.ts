@@ -56,12 +56,20 @@ function store(...initial: PostRecord[]) {
     scanGate?: Promise<void>;
     /** Holds a claim command until it resolves. */
     claimGate?: Promise<void>;
+    /** How long a scan of `n` posts and a claim command take. */
+    scanMs?: (n: number) => number;
+    claimMs?: number;
     onScan?: () => void;
   } = {};
+  /** Claims of a revision that was no longer waiting (sent, or claimed already). */
+  const lost: string[] = [];
   const claim = (due: DueRevision, checkAt: Date): PostRecord | null => {
     claims.push(due.postId);
     const p = posts.get(due.postId);
-    if (!p || p.revision !== due.revision || p.dispatch?.state !== 'WAITING') return null;
+    if (!p || p.revision !== due.revision || p.dispatch?.state !== 'WAITING') {
+      lost.push(due.postId);
+      return null;
+    }
     const next = { ...p, dispatch: { ...p.dispatch, state: 'DISPATCHED' as const, checkAt }, version: p.version + 1 };
     posts.set(p.id, next);
     return next;
@@ -73,6 +81,7 @@ function store(...initial: PostRecord[]) {
         .map((p) => ({ workspaceId: p.workspaceId, postId: p.id, revision: p.revision, dueAt: p.dispatch!.dueAt }));
       const held = hooks.scanGate;
       if (held) await held;
+      if (hooks.scanMs) await sleep(hooks.scanMs(read.length));
       hooks.onScan?.();
       return read;
     },
@@ -83,6 +92,7 @@ function store(...initial: PostRecord[]) {
       commands.push(due.map((d) => d.postId));
       const held = hooks.claimGate;
       if (held) await held;
+      if (hooks.claimMs) await sleep(hooks.claimMs);
       return due.map((d) => claim(d, checkAt));
     },
     async dueForCheck() {
@@ -96,16 +106,17 @@ function store(...initial: PostRecord[]) {
       return next ?? p;
     },
   };
-  return { fake, posts, claims, commands, hooks };
+  return { fake, posts, claims, commands, lost, hooks };
 }
 
 function queue() {
   const sent: PublishRequested[] = [];
-  const hooks: { sendGate?: Promise<void> } = {};
+  const hooks: { sendGate?: Promise<void>; send?: (job: PublishRequested) => Promise<void> } = {};
   const jobs: JobQueue = {
     async publishJob(job) {
       const held = hooks.sendGate;
       if (held) await held;
+      await hooks.send?.(job);
       sent.push(job);
     },
     async reconcileJob() {},
@@ -297,5 +308,32 @@ describe('Dispatcher', () => {
     await until(() => q.sent.length === 1);
     await sleep(700); // the first revision's claim time has come and gone
     expect(q.sent.map((j) => [j.postId, j.revision])).toEqual([['p1', 2]]);
+  });
+
+  it('drains a backlog once: every revision sent once, none claimed when no longer waiting, nothing held', async () => {
+    // 300 posts overdue after downtime and 100 due within the second; listings every 10 ms that take
+    // longer with more posts, claims that take 3 ms, and one send in twenty failing (handed back).
+    const now = Date.now();
+    const s = store(
+      ...Array.from({ length: 300 }, (_, i) => post(`o${i}`, new Date(now - 1000 - i))),
+      ...Array.from({ length: 100 }, (_, i) => post(`f${i}`, new Date(now + i * 10))),
+    );
+    s.hooks.scanMs = (n) => 15 + n / 20;
+    s.hooks.claimMs = 3;
+    const q = queue();
+    let sends = 0;
+    q.hooks.send = async (job) => {
+      await sleep(sends % 7);
+      if (++sends % 20 === 0) throw new Error('broker unavailable');
+      if (s.posts.get(job.postId)!.dispatch?.state !== 'DISPATCHED') throw new Error(`${job.postId} sent unclaimed`);
+    };
+    d = new Dispatcher(s.fake, q.jobs, { ...opts, tickMs: 10, lookAheadMs: 200, claimLeadMs: 300, concurrency: 20, batchSize: 25 });
+    d.start();
+    await until(() => new Set(q.sent.map((j) => j.postId)).size === 400, 10_000);
+    await d.stop();
+
+    expect(q.sent).toHaveLength(400);
+    expect(s.lost).toEqual([]);
+    expect((d as unknown as { held: Set<string> }).held.size).toBe(0);
   });
 });
