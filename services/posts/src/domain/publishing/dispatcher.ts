@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PublishContent, PublishRequested } from '@social/contracts';
 import { createLogger, errorFields, type Logger } from '@social/logger';
@@ -66,7 +67,10 @@ export class Dispatcher {
     private readonly jobs: JobQueue,
     private readonly opts: DispatcherOptions,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    // Every claimed post waits for its due time on this signal: a burst is many listeners, not a leak.
+    setMaxListeners(0, this.stopping.signal);
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
@@ -119,7 +123,10 @@ export class Dispatcher {
   private async listDue(): Promise<void> {
     const now = this.now();
     const horizon = new Date(now.getTime() + this.opts.claimLeadMs + this.opts.lookAheadMs);
-    const fresh = (await this.posts.waitingUntil(horizon, now)).filter((d) => !this.held.has(keyOf(d)));
+    // What this replica held when the scan began may have been claimed and sent (and let go) while
+    // it ran: the scan's WAITING copy of it is stale. The next scan lists it if it is still waiting.
+    const heldBefore = new Set(this.held);
+    const fresh = (await this.posts.waitingUntil(horizon, now)).filter((d) => !this.held.has(keyOf(d)) && !heldBefore.has(keyOf(d)));
     if (fresh.length === 0 || this.stopped) return;
     for (const due of fresh) this.held.add(keyOf(due));
     this.toClaim.push(...fresh);
@@ -190,6 +197,9 @@ export class Dispatcher {
       if (!(await this.untilDue(due.dueAt))) return await this.handBack(post, due.dueAt); // stopping: another replica sends it
       await this.takeSendSlot();
       try {
+        // Stopping while it waited for a slot (claims are not bounded by the sends): it has not
+        // been sent, so another replica sends it rather than this one after all those before it.
+        if (this.stopped) return await this.handBack(post, due.dueAt);
         await this.send(post);
       } finally {
         this.releaseSendSlot();
