@@ -21,9 +21,15 @@ const withContext = winston.format((info) => {
   return info;
 });
 
-const root = winston.createLogger({
+// Winston formats every line before its transport drops those below the level: on hot paths
+// (a publish logs at info several times) that was a timestamp and a JSON serialisation each.
+// Returning false here ends the line before any of that.
+const enabled = winston.format((info) => (root.isLevelEnabled(info.level) ? info : false));
+
+const root: winston.Logger = winston.createLogger({
   level: process.env['LOG_LEVEL'] ?? 'info',
   format: winston.format.combine(
+    enabled(),
     winston.format.timestamp(),
     withContext(),
     redact(),
