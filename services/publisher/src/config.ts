@@ -13,7 +13,7 @@ export const publisherSpec = {
   neighbourDeadlineMs: { env: 'PUBLISHER_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 5000 },
   // Jobs handled at once by one worker (the consumer prefetch): the network's latency, not CPU,
   // is what a publish mostly waits for. 64 against 32: 1.3x the throughput of 1,000 posts due at
-  // once on a 2-core machine, with half the database commands per publish (README, Benchmark).
+  // once on a 2-core machine, with about 0.6x the database commands per publish (README, Benchmark).
   concurrency: { env: 'PUBLISHER_CONCURRENCY', type: 'integer', minimum: 1, maximum: 1000, default: 64 },
   // Network calls per job before a retryable failure becomes FAILED.
   maxAttempts: { env: 'PUBLISHER_MAX_ATTEMPTS', type: 'integer', minimum: 1, maximum: 50, default: 6 },
