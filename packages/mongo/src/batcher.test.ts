@@ -58,4 +58,15 @@ describe('Batcher', () => {
     await expect(Promise.all([failing.push(1), failing.push(2)])).rejects.toThrow('database down');
     await expect(failing.push(3)).rejects.toThrow('database down');
   });
+
+  it('by default runs one command at a time, of at most 100 items (group commit)', async () => {
+    const g = gatedRun();
+    const b = new Batcher(g.run);
+    const all = Array.from({ length: 150 }, (_, i) => b.push(i));
+    expect(g.batches.map((x) => x.length)).toEqual([1]);
+    await g.releaseAll();
+    await g.releaseAll();
+    expect(await Promise.all(all)).toEqual(Array.from({ length: 150 }, (_, i) => i * 10));
+    expect(g.batches.map((x) => x.length)).toEqual([1, 100, 49]);
+  });
 });

@@ -5,6 +5,15 @@ export interface BatcherOptions {
   maxInFlight: number;
 }
 
+/**
+ * Group commit: one command at a time, and everything that arrived meanwhile goes in the next. Under
+ * load, commands grow fuller instead of more numerous; with several slots a free one was usually
+ * there, so items went out in twos and threes and the database's cost per command was paid for each
+ * few writes (measured in the publish bench: 1.4 commands per publish with 2-4 slots, 0.4 with one).
+ * A lone item still goes out at once.
+ */
+export const GROUP_COMMIT: Readonly<BatcherOptions> = { maxBatch: 100, maxInFlight: 1 };
+
 interface Waiting<I, O> {
   item: I;
   resolve(value: O): void;
@@ -26,7 +35,7 @@ export class Batcher<I, O> {
 
   constructor(
     private readonly run: (items: I[]) => Promise<(O | Error)[]>,
-    private readonly opts: BatcherOptions,
+    private readonly opts: BatcherOptions = GROUP_COMMIT,
   ) {}
 
   push(item: I): Promise<O> {

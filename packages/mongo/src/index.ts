@@ -83,4 +83,4 @@ export { MongoProcessedEventStore } from './processed-event.store';
 
 export { mongoose };
 export type { Connection };
-export { Batcher, insertEach, writeErrorsOf, type BatcherOptions, type InsertOutcome, type WriteError } from './batcher';
+export { Batcher, GROUP_COMMIT, insertEach, writeErrorsOf, type BatcherOptions, type InsertOutcome, type WriteError } from './batcher';

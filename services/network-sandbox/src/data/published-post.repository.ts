@@ -24,7 +24,7 @@ export class PublishedPostRepository implements PublishedPostStore {
 
   constructor(conn: Connection) {
     this.model = publishedPostModel(conn);
-    this.inserts = new Batcher((docs) => insertEach(this.model.collection, docs), { maxBatch: 100, maxInFlight: 4 });
+    this.inserts = new Batcher((docs) => insertEach(this.model.collection, docs));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Batcher, type BatcherOptions } from '@social/mongo';
+import { Batcher, GROUP_COMMIT, type BatcherOptions } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord } from '../domain/posts/post.types';
@@ -39,7 +39,7 @@ export interface PostRepositoryOptions {
   firstLookBackMs: number;
   /** Posts kept from this process's own publishing writes (see `modify`). */
   recentWrites?: number;
-  /** Publishing writes that arrive together go out in one command (claims, results, checks). */
+  /** Publishing writes that arrive together go out in one command (claims, results, checks); GROUP_COMMIT unless set. */
   batching?: BatcherOptions;
 }
 
@@ -88,6 +88,7 @@ export class PostRepository implements PostStore, PublishingPosts {
   /** The posts the last scan listed as waiting, as read: a claim of one is a compare-and-set on it. */
   private listed = new Map<string, PostRecord>();
   private readonly modifications: Batcher<Modification, PostRecord | null | typeof NOT_STORED>;
+  private readonly batching: BatcherOptions;
 
   constructor(
     conn: Connection,
@@ -97,8 +98,8 @@ export class PostRepository implements PostStore, PublishingPosts {
     this.generations = generationModel(conn);
     this.waiting = new MinuteBuckets(this.model, conn, 'W', opts.firstLookBackMs);
     this.dispatched = new MinuteBuckets(this.model, conn, 'D', opts.firstLookBackMs);
-    const batching = opts.batching ?? { maxBatch: 100, maxInFlight: 2 };
-    this.modifications = new Batcher((items) => this.modifyAll(items), batching);
+    this.batching = opts.batching ?? GROUP_COMMIT;
+    this.modifications = new Batcher((items) => this.modifyAll(items), this.batching);
   }
 
   private toDoc(r: PostRecord, now = new Date()): PostDoc {
@@ -274,7 +275,7 @@ export class PostRepository implements PostStore, PublishingPosts {
    */
   async claimManyForDispatch(due: DueRevision[], checkAt: Date): Promise<(PostRecord | null)[]> {
     const out: (PostRecord | null | typeof NOT_STORED)[] = [];
-    const size = this.opts.batching?.maxBatch ?? 100;
+    const size = this.batching.maxBatch;
     for (let i = 0; i < due.length; i += size) out.push(...(await this.claimAll(due.slice(i, i + size).map((d) => ({ due: d, checkAt })))));
     return Promise.all(out.map((r, i) => (r === NOT_STORED ? this.claimForDispatch(due[i]!, checkAt) : r)));
   }

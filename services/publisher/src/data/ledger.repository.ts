@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Batcher, insertEach, isDuplicateKeyError, type BatcherOptions, type Connection } from '@social/mongo';
+import { Batcher, GROUP_COMMIT, insertEach, isDuplicateKeyError, type BatcherOptions, type Connection } from '@social/mongo';
 import type { AttemptStart, Ledger, LedgerEntry } from '../domain/ports';
 import { ledgerModel, networkPostClaimModel, type LedgerDoc } from './ledger.model';
 
@@ -57,7 +57,7 @@ export class LedgerRepository implements Ledger {
   private readonly inserts: Batcher<LedgerDoc, 'inserted' | 'duplicate'>;
   private readonly publishes: Batcher<PublishedWrite, boolean>;
 
-  constructor(conn: Connection, batching: BatcherOptions = { maxBatch: 100, maxInFlight: 4 }) {
+  constructor(conn: Connection, batching: BatcherOptions = GROUP_COMMIT) {
     this.model = ledgerModel(conn);
     this.claims = networkPostClaimModel(conn);
     // Straight to the driver: these writes are on the path of every publish.
