@@ -42,4 +42,25 @@ describe('createLogger', () => {
     restore();
     expect(lines.map((l) => l['message'])).toEqual(['kept']);
   });
+
+  it('never reads the fields of a line below the level, through child() too', () => {
+    setLogLevel('warn');
+    const { lines, restore } = captureLines();
+    let reads = 0;
+    const fields = {
+      get postId() {
+        reads += 1;
+        return 'p1';
+      },
+    };
+    const log = createLogger('test:skip');
+    log.info('below', fields);
+    log.debug('below', fields);
+    log.child({ jobId: 'j1' }).info('below', fields);
+    expect(reads).toBe(0);
+    log.child({ jobId: 'j1' }).warn('at the level', fields);
+    restore();
+    expect(reads).toBeGreaterThan(0);
+    expect(lines).toEqual([expect.objectContaining({ message: 'at the level', jobId: 'j1', postId: 'p1', component: 'test:skip' })]);
+  });
 });
