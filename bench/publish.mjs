@@ -1,12 +1,12 @@
 // `pnpm bench publish` (or `node bench/publish.mjs`): posts × 1 profile due at the same moment,
 // sandbox publish latency 100 ms, in three scenarios:
-// - on-time: 100 and 1,000 posts (BENCH_ONTIME_POSTS), 1 worker, PUBLISHER_CONCURRENCY 64 (the default):
+// - on-time: 100 and 1,000 posts (BENCH_ONTIME_POSTS), 1 worker, PUBLISHER_CONCURRENCY 128 (the default):
 //   lateness when throughput allows, and from what batch size on it no longer does;
 // - network-bound: 1 and then 4 jobs in flight per worker (300 and 1,200 posts), each with 1 and
 //   then 2 workers: a worker's ceiling is 10 publishes/s per job in flight (100 ms each), so with
 //   few in flight the network is the bottleneck and a second worker should double throughput;
 //   with more, the machine becomes it;
-// - burst: 10,000 posts (BENCH_POSTS), 64 per worker (PUBLISHER_CONCURRENCY), with 1 and then
+// - burst: 10,000 posts (BENCH_POSTS), 128 per worker (PUBLISHER_CONCURRENCY), with 1 and then
 //   2 workers: what the machine allows.
 //
 // The whole publishing path is real: posts are created and scheduled through the gateway, the
@@ -36,7 +36,7 @@ const { TestSystem, createTestVhost, testEnv, sleep } = require('../packages/tes
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 10000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
-const CONCURRENCY = process.env.PUBLISHER_CONCURRENCY ?? '64';
+const CONCURRENCY = process.env.PUBLISHER_CONCURRENCY ?? '128';
 const WORKER_COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const CLIENTS = 16; // connections creating and scheduling posts
 const ONTIME_POSTS = (process.env.BENCH_ONTIME_POSTS ?? '100,1000').split(',').map(Number);

@@ -522,8 +522,9 @@ async function disruptMidBatch(how: { disrupt: () => Promise<void>; recover?: ()
     const { ids } = await api.scheduleBatch(c, BATCH, profiles, 'disrupted');
 
     await eventually(async () => (await count()) >= before + BATCH / 5, 120000, 500);
-    await how.disrupt();
+    // Read before the disruption: after it, reconnected services may already have finished the batch.
     const atDisruption = await count();
+    await how.disrupt();
     await how.recover?.();
 
     await api.expectEachPublishedOnce(c, ids, profiles);

@@ -12,9 +12,11 @@ export const publisherSpec = {
   competitorsGrpcUrl: { env: 'COMPETITORS_GRPC_URL', type: 'string', default: '127.0.0.1:9083' },
   neighbourDeadlineMs: { env: 'PUBLISHER_NEIGHBOUR_DEADLINE_MS', type: 'integer', minimum: 50, default: 5000 },
   // Jobs handled at once by one worker (the consumer prefetch): the network's latency, not CPU,
-  // is what a publish mostly waits for. 64 against 32: 1.3x the throughput of 1,000 posts due at
-  // once on a 2-core machine, with about 0.6x the database commands per publish (README, Benchmark).
-  concurrency: { env: 'PUBLISHER_CONCURRENCY', type: 'integer', minimum: 1, maximum: 1000, default: 64 },
+  // is what a publish mostly waits for. 128 with group commit against 64 with 2-4 commands at once:
+  // about 1.4x the throughput of 1,000 posts due at once on a 2-core machine, a quarter of the
+  // database commands per publish (README, Benchmark). At 256 the sandbox on the same cores missed
+  // the network timeout.
+  concurrency: { env: 'PUBLISHER_CONCURRENCY', type: 'integer', minimum: 1, maximum: 1000, default: 128 },
   // Network calls per job before a retryable failure becomes FAILED.
   maxAttempts: { env: 'PUBLISHER_MAX_ATTEMPTS', type: 'integer', minimum: 1, maximum: 50, default: 6 },
   // Backoff between tries (jittered), and the longest wait a network's Retry-After is honoured for.

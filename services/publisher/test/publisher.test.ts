@@ -351,7 +351,9 @@ describe('worker crashes', () => {
 
   it('finishes or hands back its in-flight jobs on SIGTERM and exits 0: none lost, none duplicated', async () => {
     await h.sandbox('POST', '/sandbox/admin/latency', { publishMs: 300 });
-    const ids = Array.from({ length: 80 }, (_, i) => `term-${i}`);
+    // More jobs than one worker holds (PUBLISHER_CONCURRENCY, 128): some are still queued at the
+    // stop and must reach the next worker.
+    const ids = Array.from({ length: 200 }, (_, i) => `term-${i}`);
     await Promise.all(ids.map((id) => h.dispatch(h.job(id, 'prof-gn', 'generalNet'))));
 
     await eventually(async () => ids.filter((id) => h.outcomesFor(id).length > 0).length >= 10, 30000, 50);
@@ -363,7 +365,7 @@ describe('worker crashes', () => {
     expect(doneAtStop).toBeLessThan(ids.length);
     expect(ids.every((id) => h.outcomesFor(id).every((r) => r.status === 'PUBLISHED'))).toBe(true);
     const { clientKeys } = await h.sandbox('GET', '/sandbox/admin/published?clientKeyPrefix=term-');
-    expect(clientKeys).toHaveLength(80);
+    expect(clientKeys).toHaveLength(200);
     expect(clientKeys.filter((k: { created: number }) => k.created !== 1)).toEqual([]);
   });
 });
