@@ -198,6 +198,30 @@ function followTimeline(dueAt, run) {
 }
 
 const OUR_SERVICES = ['posts', 'publisher', 'media', 'competitors'];
+/** Processes whose warnings the bench reports (they log at warn): a slow round then says why. */
+const LOGGING = [...OUR_SERVICES, 'network-sandbox', 'gateway'];
+
+/** Warnings and errors each process logged since `since` (ms), counted per process, level and message. */
+function warningsSince(since) {
+  const counts = new Map();
+  for (const name of LOGGING) {
+    for (const line of system.logOf(name)) {
+      let entry;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        continue; // not one of our JSON lines (a runtime warning, say): the process's own stderr shows it
+      }
+      if (!['warn', 'error'].includes(entry.level) || !(Date.parse(entry.timestamp) >= since)) continue;
+      const key = `${name}|${entry.level}|${entry.message}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([key, count]) => {
+    const [proc, level, message] = key.split('|');
+    return { process: proc, level, message, count };
+  });
+}
 
 /** mongo_commands_total of each process, as `process|command` → count. */
 async function dbCommands() {
@@ -224,6 +248,7 @@ const cpuRows = [];
 const dbRows = [];
 const sum = (m, pick) => [...m].filter(([k]) => pick(k)).reduce((n, [, v]) => n + v, 0);
 const ratios = [];
+const warningRows = [];
 try {
   await sandbox('POST', '/sandbox/admin/latency', { publishMs: LATENCY_MS });
   for (const sc of SCENARIOS) {
@@ -236,9 +261,11 @@ try {
       const { ids, dueAt } = await prepare(creds, profileId, run, sc.posts);
       await sleep(Math.max(0, dueAt.getTime() - Date.now() - 200));
       const dbBefore = await dbCommands();
+      const logMark = Date.now();
       const { items, failed, settledMs, cpu } = await observe(creds, ids, dueAt, run);
       const db = dbDelta(dbBefore, await dbCommands());
       const label = { scenario: sc.name, workers, 'concurrency/worker': sc.concurrency };
+      for (const w of warningsSince(logMark)) warningRows.push({ ...label, posts: sc.posts, ...w });
       cpuRows.push({
         ...label,
         window: `${cpu.window.toFixed(0)} s`,
@@ -295,6 +322,8 @@ try {
   }
   console.log('\nCPU while publishing (100% = one core; the machine has 2):\n');
   console.log(table(cpuRows, Object.keys(cpuRows[0])));
+  console.log('\nwarnings and errors logged while publishing:\n');
+  console.log(warningRows.length > 0 ? table(warningRows, Object.keys(warningRows[0])) : 'none');
   const published = await sandbox('GET', '/sandbox/admin/published');
   console.log(`\nsandbox: ${published.total} posts, ${published.duplicateClientKeys.length} client keys with more than one post`);
 } catch (err) {
