@@ -39,7 +39,11 @@ describe('access log', () => {
     expect((await fetch(`${base}/wait`, { headers: { 'x-request-id': 'slow-1' } })).status).toBe(200);
     expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual(['warn request still running', 'info request']);
     expect(lines[0]!.fields).toMatchObject({ requestId: 'slow-1', method: 'GET', path: '/wait' });
-    expect(lines[0]!.fields['durationMs']).toBeGreaterThanOrEqual(100);
+    // Node counts a timer from the event loop's cached time, which can be a little older than the
+    // request's start: the warning can fire a moment before 100 ms of the request have passed
+    // (seen in CI: 99.43). What matters is that it carries the time so far, not 0 or the answer's.
+    expect(lines[0]!.fields['durationMs']).toBeGreaterThanOrEqual(90);
+    expect(lines[0]!.fields['durationMs']).toBeLessThan(lines[1]!.fields['durationMs'] as number);
   });
 
   it('warns when the caller leaves before the answer', async () => {
