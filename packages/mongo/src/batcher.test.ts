@@ -1,4 +1,4 @@
-import { Batcher } from './batcher';
+import { Batcher, BatchTimeoutError, type RunLimits } from './batcher';
 
 /** A run that waits until released, recording the batches it was given. */
 function gatedRun() {
@@ -68,5 +68,36 @@ describe('Batcher', () => {
     await g.releaseAll();
     expect(await Promise.all(all)).toEqual(Array.from({ length: 150 }, (_, i) => i * 10));
     expect(g.batches.map((x) => x.length)).toEqual([1, 100, 49]);
+  });
+
+  it('fails the items of a run that never answers after timeoutMs, and sends the next items in a new run', async () => {
+    const batches: number[][] = [];
+    const limits: RunLimits[] = [];
+    let answerLate!: () => void;
+    const run = async (items: number[], l: RunLimits) => {
+      batches.push(items);
+      limits.push(l);
+      // The first command hangs (until the test lets it answer, long after it was abandoned).
+      if (batches.length === 1) await new Promise<void>((r) => (answerLate = r));
+      return items.map((i) => i * 10);
+    };
+    const b = new Batcher(run, { maxBatch: 10, maxInFlight: 1, timeoutMs: 50 });
+    const started = Date.now();
+    const hung = b.push(1).catch((err: unknown) => err);
+    const waiting = [b.push(2), b.push(3)];
+    expect(batches).toEqual([[1]]);
+
+    const err = await hung;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+    expect(err).toBeInstanceOf(BatchTimeoutError);
+    expect((err as Error).message).toMatch(/timed out: no answer within 50 ms/);
+    expect(await Promise.all(waiting)).toEqual([20, 30]);
+    expect(batches).toEqual([[1], [2, 3]]);
+    expect(limits).toEqual([{ timeoutMS: 50 }, { timeoutMS: 50 }]);
+
+    // The abandoned run's late answer changes nothing, and the batcher goes on.
+    answerLate();
+    await new Promise((r) => setImmediate(r));
+    expect(await b.push(5)).toBe(50);
   });
 });

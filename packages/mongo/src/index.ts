@@ -83,4 +83,14 @@ export { MongoProcessedEventStore } from './processed-event.store';
 
 export { mongoose };
 export type { Connection };
-export { Batcher, GROUP_COMMIT, insertEach, writeErrorsOf, type BatcherOptions, type InsertOutcome, type WriteError } from './batcher';
+export {
+  Batcher,
+  BatchTimeoutError,
+  GROUP_COMMIT,
+  insertEach,
+  writeErrorsOf,
+  type BatcherOptions,
+  type InsertOutcome,
+  type RunLimits,
+  type WriteError,
+} from './batcher';

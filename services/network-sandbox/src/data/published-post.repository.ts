@@ -24,7 +24,8 @@ export class PublishedPostRepository implements PublishedPostStore {
 
   constructor(conn: Connection) {
     this.model = publishedPostModel(conn);
-    this.inserts = new Batcher((docs) => insertEach(this.model.collection, docs));
+    // GROUP_COMMIT, with its bound: an insert command that hangs fails its publishes (retried).
+    this.inserts = new Batcher((docs, limits) => insertEach(this.model.collection, docs, limits));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Batcher, GROUP_COMMIT, type BatcherOptions } from '@social/mongo';
+import { Batcher, GROUP_COMMIT, type BatcherOptions, type RunLimits } from '@social/mongo';
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { NetworkKey } from '../domain/posts/networks';
 import type { PostRecord } from '../domain/posts/post.types';
@@ -99,7 +99,9 @@ export class PostRepository implements PostStore, PublishingPosts {
     this.waiting = new MinuteBuckets(this.model, conn, 'W', opts.firstLookBackMs);
     this.dispatched = new MinuteBuckets(this.model, conn, 'D', opts.firstLookBackMs);
     this.batching = opts.batching ?? GROUP_COMMIT;
-    this.modifications = new Batcher((items) => this.modifyAll(items), this.batching);
+    // Each run is bounded (GROUP_COMMIT's timeoutMs): a command that hangs fails its writes, which
+    // publishing takes as unknown outcomes and retries (they are compare-and-sets).
+    this.modifications = new Batcher((items, limits) => this.modifyAll(items, limits), this.batching);
   }
 
   private toDoc(r: PostRecord, now = new Date()): PostDoc {
@@ -173,7 +175,7 @@ export class PostRepository implements PostStore, PublishingPosts {
     return batched === NOT_STORED ? this.modifyOne(workspaceId, id, change, false) : batched;
   }
 
-  private async modifyAll(items: Modification[]): Promise<(PostRecord | null | typeof NOT_STORED | Error)[]> {
+  private async modifyAll(items: Modification[], limits: RunLimits): Promise<(PostRecord | null | typeof NOT_STORED | Error)[]> {
     const out: (PostRecord | null | typeof NOT_STORED | Error)[] = items.map(() => NOT_STORED);
     const writes: { i: number; post: PostRecord; next: PostRecord }[] = [];
     await Promise.all(
@@ -189,7 +191,10 @@ export class PostRepository implements PostStore, PublishingPosts {
         }
       }),
     );
-    const stored = await this.replaceAll(writes.map((w) => ({ expected: w.post, next: w.next })));
+    const stored = await this.replaceAll(
+      writes.map((w) => ({ expected: w.post, next: w.next })),
+      limits,
+    );
     writes.forEach((w, k) => {
       if (stored[k]) out[w.i] = w.next;
     });
@@ -202,7 +207,7 @@ export class PostRepository implements PostStore, PublishingPosts {
    * the one stored. (Only when the post was also written twice more in between does a stored write
    * read as not stored; applying its change again then finds nothing to change.)
    */
-  private async replaceAll(writes: { expected: PostRecord; next: PostRecord }[]): Promise<boolean[]> {
+  private async replaceAll(writes: { expected: PostRecord; next: PostRecord }[], limits: RunLimits = {}): Promise<boolean[]> {
     if (writes.length === 0) return [];
     const ids = writes.map(() => newId());
     // Straight to the driver: these are the writes of every publish (claim, result), and mongoose
@@ -215,7 +220,7 @@ export class PostRepository implements PostStore, PublishingPosts {
           replacement: { ...this.toDoc(w.next), writeId: ids[k] } as never,
         },
       })),
-      { ordered: false, ignoreUndefined: true },
+      { ordered: false, ignoreUndefined: true, ...limits },
     );
     const stored =
       res.matchedCount === writes.length

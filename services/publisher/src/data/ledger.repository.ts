@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Batcher, GROUP_COMMIT, insertEach, isDuplicateKeyError, type BatcherOptions, type Connection } from '@social/mongo';
+import {
+  Batcher,
+  GROUP_COMMIT,
+  insertEach,
+  isDuplicateKeyError,
+  type BatcherOptions,
+  type Connection,
+  type RunLimits,
+} from '@social/mongo';
 import type { AttemptStart, Ledger, LedgerEntry } from '../domain/ports';
 import { ledgerModel, networkPostClaimModel, type LedgerDoc } from './ledger.model';
 
@@ -60,9 +68,10 @@ export class LedgerRepository implements Ledger {
   constructor(conn: Connection, batching: BatcherOptions = GROUP_COMMIT) {
     this.model = ledgerModel(conn);
     this.claims = networkPostClaimModel(conn);
-    // Straight to the driver: these writes are on the path of every publish.
-    this.inserts = new Batcher((docs) => insertEach(this.model.collection, docs), batching);
-    this.publishes = new Batcher((writes) => this.publishAll(writes), batching);
+    // Straight to the driver: these writes are on the path of every publish. Each run is bounded
+    // (GROUP_COMMIT's timeoutMs): a command that hangs fails its jobs' writes, which they retry.
+    this.inserts = new Batcher((docs, limits) => insertEach(this.model.collection, docs, limits), batching);
+    this.publishes = new Batcher((writes, limits) => this.publishAll(writes, limits), batching);
   }
 
   async get(key: string): Promise<LedgerEntry | null> {
@@ -130,12 +139,12 @@ export class LedgerRepository implements Ledger {
    * answers only how many matched: when all did, each one did; otherwise none is trusted and each
    * job takes the path that reads the entry (writing PUBLISHED twice changes nothing).
    */
-  private async publishAll(writes: PublishedWrite[]): Promise<boolean[]> {
+  private async publishAll(writes: PublishedWrite[], limits: RunLimits): Promise<boolean[]> {
     const res = await this.model.collection.bulkWrite(
       writes.map((w) => ({
         updateOne: { filter: { _id: w.key as never, attemptId: w.attemptId, state: { $ne: 'PUBLISHED' } }, update: { $set: w.set } },
       })),
-      { ordered: false },
+      { ordered: false, ...limits },
     );
     const all = res.matchedCount === writes.length;
     return writes.map(() => all);
