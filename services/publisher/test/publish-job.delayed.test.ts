@@ -24,8 +24,27 @@ afterAll(async () => {
   await closeMongo(conn);
 });
 
-function setup() {
+/** How long (on the job's clock) the ledger's recording writes take to answer; 0 unless set. */
+interface SlowLedger {
+  beginMs?: number;
+  callingNowMs?: number;
+}
+
+function setup(slow: SlowLedger = {}) {
   let now = Date.parse('2026-06-01T10:00:00.000Z');
+  const ledger = new LedgerRepository(conn);
+  const begin = ledger.begin.bind(ledger);
+  const callingNow = ledger.callingNow.bind(ledger);
+  ledger.begin = async (start) => {
+    const r = await begin(start);
+    now += slow.beginMs ?? 0;
+    return r;
+  };
+  ledger.callingNow = async (entry) => {
+    const r = await callingNow(entry);
+    now += slow.callingNowMs ?? 0;
+    return r;
+  };
   const calls: PublishInput[] = [];
   const answers: (() => { networkPostId: string; publishedAt: string })[] = [];
   const network = {
@@ -37,7 +56,7 @@ function setup() {
   const results: PublishCompleted[] = [];
   const later: PublishRequested[] = [];
   const job = new PublishJob({
-    ledger: new LedgerRepository(conn),
+    ledger,
     posts: { get: () => Promise.reject(new Error('not used')) },
     media: { batchGet: async () => new Map() },
     credentials: { get: async () => ({ net: 'generalNet', accountId: 'gn-own-1', accessToken: 't' }), forget: () => undefined },
@@ -98,5 +117,52 @@ describe('a delayed retry', () => {
     // It is the only job that will ever try again: it must not vanish.
     expect(t.calls).toHaveLength(2);
     expect(t.results.at(-1)).toMatchObject({ status: 'PUBLISHED', networkPostId: 'np-1', attempts: 2 });
+  });
+});
+
+describe('an attempt whose recording answered late', () => {
+  const jobFor = (t: ReturnType<typeof setup>, postId: string): PublishRequested => ({
+    postId,
+    profileId: 'prof-1',
+    revision: 1,
+    net: 'generalNet',
+    dueAt: new Date(t.now).toISOString(),
+    content: { type: 'STATUS', caption: 'hello', firstComment: null, mediaLibIds: [], links: [], settings: {} },
+  });
+  const entryOf = (postId: string) => ledgerModel(conn).findOne({ postId }).lean();
+
+  it('records the call time again before calling, so a reconcile counts its settle time from the real call', async () => {
+    const t = setup({ beginMs: 3000 });
+    const postId = `late-${randomBytes(3).toString('hex')}`;
+    t.answers.push(() => ({ networkPostId: 'np-late', publishedAt: new Date(t.now).toISOString() }));
+
+    await t.job.handle(jobFor(t, postId), meta);
+
+    expect(t.calls).toHaveLength(1);
+    const entry = await entryOf(postId);
+    expect(entry).toMatchObject({ state: 'PUBLISHED' });
+    expect(entry!.calledUntil).toBeInstanceOf(Date);
+    expect(entry!.calledUntil!.getTime()).toBeGreaterThanOrEqual(entry!.calledAt!.getTime());
+  });
+
+  it('calls at once, with no second write, when the recording answered in time', async () => {
+    const t = setup();
+    const postId = `prompt-${randomBytes(3).toString('hex')}`;
+    t.answers.push(() => ({ networkPostId: 'np-prompt', publishedAt: new Date(t.now).toISOString() }));
+
+    await t.job.handle(jobFor(t, postId), meta);
+
+    expect(t.calls).toHaveLength(1);
+    expect(await entryOf(postId)).toMatchObject({ state: 'PUBLISHED', calledUntil: null });
+  });
+
+  it('sends nothing when recording the call time again is late too: the attempt stays CALLING, to be reconciled', async () => {
+    const t = setup({ beginMs: 3000, callingNowMs: 3000 });
+    const postId = `later-${randomBytes(3).toString('hex')}`;
+
+    await expect(t.job.handle(jobFor(t, postId), meta)).rejects.toThrow(/too late/);
+
+    expect(t.calls).toHaveLength(0);
+    expect(await entryOf(postId)).toMatchObject({ state: 'CALLING' });
   });
 });

@@ -171,6 +171,18 @@ export class LedgerRepository implements Ledger {
     );
   }
 
+  async callingNow(entry: LedgerEntry): Promise<LedgerEntry | null> {
+    const now = new Date();
+    const d = await this.model
+      .findOneAndUpdate(
+        { _id: entry.key, attemptId: entry.attemptId, state: 'CALLING' },
+        { $set: { calledUntil: now, updatedAt: now } },
+        { new: true },
+      )
+      .lean<LedgerDoc>();
+    return d ? toEntry(d) : null;
+  }
+
   async callingWithSameContent(entry: LedgerEntry): Promise<LedgerEntry[]> {
     if (!entry.fingerprint) return [];
     // Equalities only (what FerretDB pushes down), the fingerprint's indexed.

@@ -129,6 +129,11 @@ export interface Ledger {
   /** Notes why a CALLING attempt is not settled yet (shown to the user). */
   unsettled(entry: LedgerEntry, error: JobError): Promise<void>;
   /**
+   * Records that `entry`'s attempt calls the network now (`calledUntil`), only if it is still the
+   * latest and CALLING; else null. For an attempt whose recording took long (see PublishJob).
+   */
+  callingNow(entry: LedgerEntry): Promise<LedgerEntry | null>;
+  /**
    * Takes a network post found by content for `key`. False when another key has it: two of our
    * posts with the same text on one account must not both claim the same network post.
    */

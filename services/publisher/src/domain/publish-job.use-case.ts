@@ -47,6 +47,15 @@ const outcomes = publishOutcomes();
  * instead of going round again (a whole second); its planned retry counts as due then too.
  */
 const EARLY_MS = 50;
+/**
+ * Longest a recorded attempt may wait before its network call. The ledger stamps the call's time
+ * when the attempt is recorded, and a reconcile takes the post's absence as proof from that time
+ * plus the settle time (the network's longest processing + 10 s). A recording that answered late (a
+ * batched insert queued behind a slow or timed-out command) would eat that margin and let a
+ * reconcile publish again while the first call is still being processed: such an attempt records
+ * the call's time again first.
+ */
+const CALL_STAMP_SLACK_MS = 2000;
 
 /**
  * One publish job: publish a post on one profile, exactly once.
@@ -161,6 +170,7 @@ export class PublishJob {
       fingerprint: contentFingerprint(post),
     };
     let entry: LedgerEntry | null;
+    let recordedFrom = this.now().getTime();
     if (previous) {
       entry = await this.d.ledger.beginAgain(previous, start);
       if (!entry) return this.retryFromLedger(job, meta); // another copy moved first
@@ -168,6 +178,15 @@ export class PublishJob {
       const r = await this.d.ledger.begin(start);
       if (!r.created) return this.continueFrom(job, r.entry, meta);
       entry = r.entry;
+    }
+    if (this.now().getTime() - recordedFrom > CALL_STAMP_SLACK_MS) {
+      recordedFrom = this.now().getTime();
+      log.warn('attempt recorded late; recording the call time again before calling', { job: publishJobName(job) });
+      entry = await this.d.ledger.callingNow(entry);
+      if (!entry) return this.retryFromLedger(job, meta); // a reconcile or another copy moved first
+      // Late again: nothing is sent; the job comes back and finds the attempt to reconcile.
+      if (this.now().getTime() - recordedFrom > CALL_STAMP_SLACK_MS)
+        throw new Error('the ledger answered too late to call the network now');
     }
     try {
       const result = await this.d.network.publish({ ...creds, idempotencyKey: entry.key, post });
