@@ -87,18 +87,21 @@ function setup(slow: SlowLedger = {}) {
 
 const meta = { workspaceId: 'w1', correlationId: 'c1' };
 
+/** A STATUS post's first job, due now on the test's clock. */
+const jobFor = (t: ReturnType<typeof setup>, postId: string): PublishRequested => ({
+  postId,
+  profileId: 'prof-1',
+  revision: 1,
+  net: 'generalNet',
+  dueAt: new Date(t.now).toISOString(),
+  content: { type: 'STATUS', caption: 'hello', firstComment: null, mediaLibIds: [], links: [], settings: {} },
+});
+
 describe('a delayed retry', () => {
   it('runs when the delay queues bring it back a few milliseconds before its time (the job accepts it), rather than being dropped', async () => {
     const t = setup();
     const postId = `early-${randomBytes(3).toString('hex')}`;
-    const first: PublishRequested = {
-      postId,
-      profileId: 'prof-1',
-      revision: 1,
-      net: 'generalNet',
-      dueAt: new Date(t.now).toISOString(),
-      content: { type: 'STATUS', caption: 'hello', firstComment: null, mediaLibIds: [], links: [], settings: {} },
-    };
+    const first = jobFor(t, postId);
     t.answers.push(() => {
       throw new NetworkError('RATE_LIMITED', 'slow down', { net: 'generalNet', operation: 'publish', retryAfterMs: 60000 });
     });
@@ -121,14 +124,6 @@ describe('a delayed retry', () => {
 });
 
 describe('an attempt whose recording answered late', () => {
-  const jobFor = (t: ReturnType<typeof setup>, postId: string): PublishRequested => ({
-    postId,
-    profileId: 'prof-1',
-    revision: 1,
-    net: 'generalNet',
-    dueAt: new Date(t.now).toISOString(),
-    content: { type: 'STATUS', caption: 'hello', firstComment: null, mediaLibIds: [], links: [], settings: {} },
-  });
   const entryOf = (postId: string) => ledgerModel(conn).findOne({ postId }).lean();
 
   it('records the call time again before calling, so a reconcile counts its settle time from the real call', async () => {
